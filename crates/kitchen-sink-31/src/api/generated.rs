@@ -2260,317 +2260,354 @@ An alert must say its level (`if`/`then`); a note must not.*/
 pub struct StrictServer<H>(::std::marker::PhantomData<H>);
 impl<H: KitchenSink31Handlers> KitchenSink31Api for StrictServer<H> {
     type Context = H;
-    async fn get_shapes(
+    #[allow(clippy::manual_async_fn)]
+    fn get_shapes(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetShapes>,
-    ) -> ::std::result::Result<runtime::Reply<GetShapes>, types::Error> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_SHAPES.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    GetShapesParams,
-                    _,
-                >(&GET_SHAPES, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as KitchenSink31Handlers>::get_shapes(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_SHAPES, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<runtime::Reply<GetShapes>, types::Error>,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_SHAPES.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        GetShapesParams,
+                        _,
+                    >(&GET_SHAPES, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as KitchenSink31Handlers>::get_shapes(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_SHAPES, reply))
+        }
     }
-    async fn post_shapes(
+    #[allow(clippy::manual_async_fn)]
+    fn post_shapes(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<PostShapes>,
-    ) -> ::std::result::Result<runtime::Reply<PostShapes>, types::Error> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        POST_SHAPES.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let body = match body
-                    .decode::<types::NewShape>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as KitchenSink31Handlers>::post_shapes(
-                        handlers,
-                        &caller,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&POST_SHAPES, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<runtime::Reply<PostShapes>, types::Error>,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            POST_SHAPES.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::NewShape>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as KitchenSink31Handlers>::post_shapes(
+                            handlers,
+                            &caller,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&POST_SHAPES, reply))
+        }
     }
-    async fn subscribe(
+    #[allow(clippy::manual_async_fn)]
+    fn subscribe(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<Subscribe>,
-    ) -> ::std::result::Result<runtime::Reply<Subscribe>, types::Error> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        SUBSCRIBE.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let body = match body
-                    .decode::<types::SubscribeRequestBody>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as KitchenSink31Handlers>::subscribe(
-                        handlers,
-                        &caller,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&SUBSCRIBE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<runtime::Reply<Subscribe>, types::Error>,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            SUBSCRIBE.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::SubscribeRequestBody>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as KitchenSink31Handlers>::subscribe(
+                            handlers,
+                            &caller,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&SUBSCRIBE, reply))
+        }
     }
-    async fn get_shapes_by_id(
+    #[allow(clippy::manual_async_fn)]
+    fn get_shapes_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetShapesById>,
-    ) -> ::std::result::Result<runtime::Reply<GetShapesById>, types::Error> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_SHAPES_BY_ID.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetShapesByIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_SHAPES_BY_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as KitchenSink31Handlers>::get_shapes_by_id(
-                        handlers,
-                        &caller,
-                        path.id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_SHAPES_BY_ID, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<runtime::Reply<GetShapesById>, types::Error>,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_SHAPES_BY_ID.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetShapesByIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_SHAPES_BY_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as KitchenSink31Handlers>::get_shapes_by_id(
+                            handlers,
+                            &caller,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_SHAPES_BY_ID, reply))
+        }
     }
-    async fn put_points_by_name(
+    #[allow(clippy::manual_async_fn)]
+    fn put_points_by_name(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<PutPointsByName>,
         body: runtime::RequestBody<PutPointsByName>,
-    ) -> ::std::result::Result<runtime::Reply<PutPointsByName>, types::Error> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        PUT_POINTS_BY_NAME.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    PutPointsByNamePath,
-                    runtime::NoParameters,
-                    _,
-                >(&PUT_POINTS_BY_NAME, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::Point>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as KitchenSink31Handlers>::put_points_by_name(
-                        handlers,
-                        &caller,
-                        path.name,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&PUT_POINTS_BY_NAME, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<runtime::Reply<PutPointsByName>, types::Error>,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            PUT_POINTS_BY_NAME.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        PutPointsByNamePath,
+                        runtime::NoParameters,
+                        _,
+                    >(&PUT_POINTS_BY_NAME, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::Point>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as KitchenSink31Handlers>::put_points_by_name(
+                            handlers,
+                            &caller,
+                            path.name,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&PUT_POINTS_BY_NAME, reply))
+        }
     }
-    async fn post_notes(
+    #[allow(clippy::manual_async_fn)]
+    fn post_notes(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<PostNotes>,
-    ) -> ::std::result::Result<runtime::Reply<PostNotes>, types::Error> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        POST_NOTES.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let body = match body.decode::<types::Note>().and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as KitchenSink31Handlers>::post_notes(
-                        handlers,
-                        &caller,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&POST_NOTES, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<runtime::Reply<PostNotes>, types::Error>,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            POST_NOTES.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::Note>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as KitchenSink31Handlers>::post_notes(
+                            handlers,
+                            &caller,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&POST_NOTES, reply))
+        }
     }
-    async fn get_blobs_by_id(
+    #[allow(clippy::manual_async_fn)]
+    fn get_blobs_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetBlobsById>,
-    ) -> ::std::result::Result<runtime::Reply<GetBlobsById>, types::Error> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_BLOBS_BY_ID.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetBlobsByIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_BLOBS_BY_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as KitchenSink31Handlers>::get_blobs_by_id(
-                        handlers,
-                        &caller,
-                        path.id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_BLOBS_BY_ID, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<runtime::Reply<GetBlobsById>, types::Error>,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_BLOBS_BY_ID.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetBlobsByIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_BLOBS_BY_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as KitchenSink31Handlers>::get_blobs_by_id(
+                            handlers,
+                            &caller,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_BLOBS_BY_ID, reply))
+        }
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -2588,77 +2625,87 @@ impl<H: KitchenSink31Handlers> KitchenSink31Api for StrictServer<H> {
 /// The adapters of the operations `runtime::routing` serves
 /// beyond dropshot's router (not endpoints of the trait).
 impl<H: KitchenSink31Handlers> StrictServer<H> {
-    async fn get_shapes_events(
+    #[allow(clippy::manual_async_fn)]
+    fn get_shapes_events(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetShapesEvents>,
-    ) -> ::std::result::Result<runtime::Reply<GetShapesEvents>, types::Error> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_SHAPES_EVENTS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    GetShapesEventsParams,
-                    _,
-                >(&GET_SHAPES_EVENTS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as KitchenSink31Handlers>::get_shapes_events(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_SHAPES_EVENTS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<runtime::Reply<GetShapesEvents>, types::Error>,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_SHAPES_EVENTS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        GetShapesEventsParams,
+                        _,
+                    >(&GET_SHAPES_EVENTS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as KitchenSink31Handlers>::get_shapes_events(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_SHAPES_EVENTS, reply))
+        }
     }
-    async fn get_shapes_lines(
+    #[allow(clippy::manual_async_fn)]
+    fn get_shapes_lines(
         rqctx: ::dropshot::RequestContext<H>,
-    ) -> ::std::result::Result<runtime::Reply<GetShapesLines>, types::Error> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_SHAPES_LINES.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as KitchenSink31Handlers>::get_shapes_lines(
-                        handlers,
-                        &caller,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_SHAPES_LINES, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<runtime::Reply<GetShapesLines>, types::Error>,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_SHAPES_LINES.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as KitchenSink31Handlers>::get_shapes_lines(
+                            handlers,
+                            &caller,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_SHAPES_LINES, reply))
+        }
     }
 }
 ///The dropshot API description of a server of this version alone, built on `H`: see [`register_endpoints`], and the request metrics at `GET /metrics` ([`runtime::metrics`]).
@@ -3375,70 +3422,85 @@ The caller of a secured operation is authenticated (by [`runtime::Authenticator`
     pub struct StrictServer<H>(::std::marker::PhantomData<H>);
     impl<H: KitchenSink31WebhooksHandlers> KitchenSink31WebhooksApi for StrictServer<H> {
         type Context = H;
-        async fn shape_added(
+        #[allow(clippy::manual_async_fn)]
+        fn shape_added(
             rqctx: ::dropshot::RequestContext<Self::Context>,
             body: runtime::RequestBody<ShapeAdded>,
-        ) -> ::std::result::Result<runtime::Reply<ShapeAdded>, runtime::ProblemDetails> {
-            let handlers = rqctx.context();
-            let answering = runtime::serving::Answering::start(&rqctx);
-            let reply = answering
-                .within(async {
-                    let body = match body
-                        .decode::<types::Shape>()
-                        .and_then(runtime::required)
-                    {
-                        ::std::result::Result::Ok(body) => body,
-                        ::std::result::Result::Err(rejection) => {
-                            return runtime::Reply::problem(
-                                rejection.status,
-                                rejection.problem,
-                            );
-                        }
-                    };
-                    #[allow(deprecated)]
-                    let response = <H as KitchenSink31WebhooksHandlers>::shape_added(
-                            handlers,
-                            body,
-                        )
-                        .await;
-                    response.into_http()
-                })
-                .await;
-            ::std::result::Result::Ok(answering.finish(&SHAPE_ADDED, reply))
+        ) -> impl ::std::future::Future<
+            Output = ::std::result::Result<
+                runtime::Reply<ShapeAdded>,
+                runtime::ProblemDetails,
+            >,
+        > + ::std::marker::Send + 'static {
+            async move {
+                let handlers = rqctx.context();
+                let answering = runtime::serving::Answering::start(&rqctx);
+                let reply = answering
+                    .within(async {
+                        let body = match body
+                            .decode::<types::Shape>()
+                            .and_then(runtime::required)
+                        {
+                            ::std::result::Result::Ok(body) => body,
+                            ::std::result::Result::Err(rejection) => {
+                                return runtime::Reply::problem(
+                                    rejection.status,
+                                    rejection.problem,
+                                );
+                            }
+                        };
+                        #[allow(deprecated)]
+                        let response = <H as KitchenSink31WebhooksHandlers>::shape_added(
+                                handlers,
+                                body,
+                            )
+                            .await;
+                        response.into_http()
+                    })
+                    .await;
+                ::std::result::Result::Ok(answering.finish(&SHAPE_ADDED, reply))
+            }
         }
-        async fn subscribe_shape_added(
+        #[allow(clippy::manual_async_fn)]
+        fn subscribe_shape_added(
             rqctx: ::dropshot::RequestContext<Self::Context>,
             body: runtime::RequestBody<SubscribeShapeAdded>,
-        ) -> ::std::result::Result<
-            runtime::Reply<SubscribeShapeAdded>,
-            runtime::ProblemDetails,
-        > {
-            let handlers = rqctx.context();
-            let answering = runtime::serving::Answering::start(&rqctx);
-            let reply = answering
-                .within(async {
-                    let body = match body
-                        .decode::<types::SubscribeShapeAddedRequestBody>()
-                        .and_then(runtime::required)
-                    {
-                        ::std::result::Result::Ok(body) => body,
-                        ::std::result::Result::Err(rejection) => {
-                            return runtime::Reply::problem(
-                                rejection.status,
-                                rejection.problem,
-                            );
-                        }
-                    };
-                    #[allow(deprecated)]
-                    let response = <H as KitchenSink31WebhooksHandlers>::subscribe_shape_added(
-                            handlers,
-                            body,
-                        )
-                        .await;
-                    response.into_http()
-                })
-                .await;
-            ::std::result::Result::Ok(answering.finish(&SUBSCRIBE_SHAPE_ADDED, reply))
+        ) -> impl ::std::future::Future<
+            Output = ::std::result::Result<
+                runtime::Reply<SubscribeShapeAdded>,
+                runtime::ProblemDetails,
+            >,
+        > + ::std::marker::Send + 'static {
+            async move {
+                let handlers = rqctx.context();
+                let answering = runtime::serving::Answering::start(&rqctx);
+                let reply = answering
+                    .within(async {
+                        let body = match body
+                            .decode::<types::SubscribeShapeAddedRequestBody>()
+                            .and_then(runtime::required)
+                        {
+                            ::std::result::Result::Ok(body) => body,
+                            ::std::result::Result::Err(rejection) => {
+                                return runtime::Reply::problem(
+                                    rejection.status,
+                                    rejection.problem,
+                                );
+                            }
+                        };
+                        #[allow(deprecated)]
+                        let response = <H as KitchenSink31WebhooksHandlers>::subscribe_shape_added(
+                                handlers,
+                                body,
+                            )
+                            .await;
+                        response.into_http()
+                    })
+                    .await;
+                ::std::result::Result::Ok(
+                    answering.finish(&SUBSCRIBE_SHAPE_ADDED, reply),
+                )
+            }
         }
         async fn openapi_document(
             _rqctx: ::dropshot::RequestContext<Self::Context>,

@@ -3494,579 +3494,689 @@ pub struct StrictServer<H>(::std::marker::PhantomData<H>);
 impl<H: SwaggerPetstoreOpenApi30Handlers> SwaggerPetstoreOpenApi30Api
 for StrictServer<H> {
     type Context = H;
-    async fn update_pet(
+    #[allow(clippy::manual_async_fn)]
+    fn update_pet(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<UpdatePet>,
-    ) -> ::std::result::Result<runtime::Reply<UpdatePet>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        UPDATE_PET.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let accepted = match runtime::negotiate(
-                    &UPDATE_PET,
-                    rqctx.request.headers(),
-                ) {
-                    ::std::result::Result::Ok(accepted) => accepted,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(406, problem);
-                    }
-                };
-                let body = match body.decode::<types::Pet>().and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SwaggerPetstoreOpenApi30Handlers>::update_pet(
-                        handlers,
-                        &caller,
-                        body,
-                    )
-                    .await;
-                response.into_http(&accepted)
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&UPDATE_PET, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<UpdatePet>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            UPDATE_PET.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let accepted = match runtime::negotiate(
+                        &UPDATE_PET,
+                        rqctx.request.headers(),
+                    ) {
+                        ::std::result::Result::Ok(accepted) => accepted,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(406, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::Pet>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SwaggerPetstoreOpenApi30Handlers>::update_pet(
+                            handlers,
+                            &caller,
+                            body,
+                        )
+                        .await;
+                    response.into_http(&accepted)
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&UPDATE_PET, reply))
+        }
     }
-    async fn add_pet(
+    #[allow(clippy::manual_async_fn)]
+    fn add_pet(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<AddPet>,
-    ) -> ::std::result::Result<runtime::Reply<AddPet>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ADD_PET.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let accepted = match runtime::negotiate(
-                    &ADD_PET,
-                    rqctx.request.headers(),
-                ) {
-                    ::std::result::Result::Ok(accepted) => accepted,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(406, problem);
-                    }
-                };
-                let body = match body.decode::<types::Pet>().and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SwaggerPetstoreOpenApi30Handlers>::add_pet(
-                        handlers,
-                        &caller,
-                        body,
-                    )
-                    .await;
-                response.into_http(&accepted)
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&ADD_PET, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<runtime::Reply<AddPet>, runtime::ProblemDetails>,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ADD_PET.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let accepted = match runtime::negotiate(
+                        &ADD_PET,
+                        rqctx.request.headers(),
+                    ) {
+                        ::std::result::Result::Ok(accepted) => accepted,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(406, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::Pet>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SwaggerPetstoreOpenApi30Handlers>::add_pet(
+                            handlers,
+                            &caller,
+                            body,
+                        )
+                        .await;
+                    response.into_http(&accepted)
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&ADD_PET, reply))
+        }
     }
-    async fn get_pet_by_id(
+    #[allow(clippy::manual_async_fn)]
+    fn get_pet_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetPetById>,
-    ) -> ::std::result::Result<runtime::Reply<GetPetById>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_PET_BY_ID.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let accepted = match runtime::negotiate(
-                    &GET_PET_BY_ID,
-                    rqctx.request.headers(),
-                ) {
-                    ::std::result::Result::Ok(accepted) => accepted,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(406, problem);
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetPetByIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_PET_BY_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SwaggerPetstoreOpenApi30Handlers>::get_pet_by_id(
-                        handlers,
-                        &caller,
-                        path.pet_id,
-                    )
-                    .await;
-                response.into_http(&accepted)
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_PET_BY_ID, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetPetById>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_PET_BY_ID.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let accepted = match runtime::negotiate(
+                        &GET_PET_BY_ID,
+                        rqctx.request.headers(),
+                    ) {
+                        ::std::result::Result::Ok(accepted) => accepted,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(406, problem);
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetPetByIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_PET_BY_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SwaggerPetstoreOpenApi30Handlers>::get_pet_by_id(
+                            handlers,
+                            &caller,
+                            path.pet_id,
+                        )
+                        .await;
+                    response.into_http(&accepted)
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_PET_BY_ID, reply))
+        }
     }
-    async fn update_pet_with_form(
+    #[allow(clippy::manual_async_fn)]
+    fn update_pet_with_form(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<UpdatePetWithForm>,
-    ) -> ::std::result::Result<
-        runtime::Reply<UpdatePetWithForm>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        UPDATE_PET_WITH_FORM.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let accepted = match runtime::negotiate(
-                    &UPDATE_PET_WITH_FORM,
-                    rqctx.request.headers(),
-                ) {
-                    ::std::result::Result::Ok(accepted) => accepted,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(406, problem);
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    UpdatePetWithFormPath,
-                    UpdatePetWithFormParams,
-                    _,
-                >(&UPDATE_PET_WITH_FORM, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SwaggerPetstoreOpenApi30Handlers>::update_pet_with_form(
-                        handlers,
-                        &caller,
-                        path.pet_id,
-                        params,
-                    )
-                    .await;
-                response.into_http(&accepted)
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&UPDATE_PET_WITH_FORM, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<UpdatePetWithForm>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            UPDATE_PET_WITH_FORM.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let accepted = match runtime::negotiate(
+                        &UPDATE_PET_WITH_FORM,
+                        rqctx.request.headers(),
+                    ) {
+                        ::std::result::Result::Ok(accepted) => accepted,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(406, problem);
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        UpdatePetWithFormPath,
+                        UpdatePetWithFormParams,
+                        _,
+                    >(&UPDATE_PET_WITH_FORM, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SwaggerPetstoreOpenApi30Handlers>::update_pet_with_form(
+                            handlers,
+                            &caller,
+                            path.pet_id,
+                            params,
+                        )
+                        .await;
+                    response.into_http(&accepted)
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&UPDATE_PET_WITH_FORM, reply))
+        }
     }
-    async fn delete_pet(
+    #[allow(clippy::manual_async_fn)]
+    fn delete_pet(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<DeletePet>,
-    ) -> ::std::result::Result<runtime::Reply<DeletePet>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        DELETE_PET.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    DeletePetPath,
-                    DeletePetParams,
-                    _,
-                >(&DELETE_PET, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SwaggerPetstoreOpenApi30Handlers>::delete_pet(
-                        handlers,
-                        &caller,
-                        path.pet_id,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&DELETE_PET, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<DeletePet>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            DELETE_PET.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        DeletePetPath,
+                        DeletePetParams,
+                        _,
+                    >(&DELETE_PET, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SwaggerPetstoreOpenApi30Handlers>::delete_pet(
+                            handlers,
+                            &caller,
+                            path.pet_id,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&DELETE_PET, reply))
+        }
     }
-    async fn upload_file(
+    #[allow(clippy::manual_async_fn)]
+    fn upload_file(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<UploadFile>,
         body: runtime::RequestBody<UploadFile>,
-    ) -> ::std::result::Result<runtime::Reply<UploadFile>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        UPLOAD_FILE.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    UploadFilePath,
-                    UploadFileParams,
-                    _,
-                >(&UPLOAD_FILE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body.bytes() {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SwaggerPetstoreOpenApi30Handlers>::upload_file(
-                        handlers,
-                        &caller,
-                        path.pet_id,
-                        params,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&UPLOAD_FILE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<UploadFile>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            UPLOAD_FILE.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        UploadFilePath,
+                        UploadFileParams,
+                        _,
+                    >(&UPLOAD_FILE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body.bytes() {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SwaggerPetstoreOpenApi30Handlers>::upload_file(
+                            handlers,
+                            &caller,
+                            path.pet_id,
+                            params,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&UPLOAD_FILE, reply))
+        }
     }
-    async fn get_inventory(
+    #[allow(clippy::manual_async_fn)]
+    fn get_inventory(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<runtime::Reply<GetInventory>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_INVENTORY.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SwaggerPetstoreOpenApi30Handlers>::get_inventory(
-                        handlers,
-                        &caller,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_INVENTORY, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetInventory>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_INVENTORY.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SwaggerPetstoreOpenApi30Handlers>::get_inventory(
+                            handlers,
+                            &caller,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_INVENTORY, reply))
+        }
     }
-    async fn place_order(
+    #[allow(clippy::manual_async_fn)]
+    fn place_order(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<PlaceOrder>,
-    ) -> ::std::result::Result<runtime::Reply<PlaceOrder>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body.decode::<types::Order>() {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SwaggerPetstoreOpenApi30Handlers>::place_order(
-                        handlers,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&PLACE_ORDER, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PlaceOrder>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body.decode::<types::Order>() {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SwaggerPetstoreOpenApi30Handlers>::place_order(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&PLACE_ORDER, reply))
+        }
     }
-    async fn get_order_by_id(
+    #[allow(clippy::manual_async_fn)]
+    fn get_order_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetOrderById>,
-    ) -> ::std::result::Result<runtime::Reply<GetOrderById>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let accepted = match runtime::negotiate(
-                    &GET_ORDER_BY_ID,
-                    rqctx.request.headers(),
-                ) {
-                    ::std::result::Result::Ok(accepted) => accepted,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(406, problem);
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetOrderByIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_ORDER_BY_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SwaggerPetstoreOpenApi30Handlers>::get_order_by_id(
-                        handlers,
-                        path.order_id,
-                    )
-                    .await;
-                response.into_http(&accepted)
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_ORDER_BY_ID, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetOrderById>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let accepted = match runtime::negotiate(
+                        &GET_ORDER_BY_ID,
+                        rqctx.request.headers(),
+                    ) {
+                        ::std::result::Result::Ok(accepted) => accepted,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(406, problem);
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetOrderByIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_ORDER_BY_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SwaggerPetstoreOpenApi30Handlers>::get_order_by_id(
+                            handlers,
+                            path.order_id,
+                        )
+                        .await;
+                    response.into_http(&accepted)
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_ORDER_BY_ID, reply))
+        }
     }
-    async fn delete_order(
+    #[allow(clippy::manual_async_fn)]
+    fn delete_order(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<DeleteOrder>,
-    ) -> ::std::result::Result<runtime::Reply<DeleteOrder>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    DeleteOrderPath,
-                    runtime::NoParameters,
-                    _,
-                >(&DELETE_ORDER, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SwaggerPetstoreOpenApi30Handlers>::delete_order(
-                        handlers,
-                        path.order_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&DELETE_ORDER, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<DeleteOrder>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        DeleteOrderPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&DELETE_ORDER, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SwaggerPetstoreOpenApi30Handlers>::delete_order(
+                            handlers,
+                            path.order_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&DELETE_ORDER, reply))
+        }
     }
-    async fn create_user(
+    #[allow(clippy::manual_async_fn)]
+    fn create_user(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<CreateUser>,
-    ) -> ::std::result::Result<runtime::Reply<CreateUser>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let accepted = match runtime::negotiate(
-                    &CREATE_USER,
-                    rqctx.request.headers(),
-                ) {
-                    ::std::result::Result::Ok(accepted) => accepted,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(406, problem);
-                    }
-                };
-                let body = match body.decode::<types::User>() {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SwaggerPetstoreOpenApi30Handlers>::create_user(
-                        handlers,
-                        body,
-                    )
-                    .await;
-                response.into_http(&accepted)
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&CREATE_USER, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<CreateUser>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let accepted = match runtime::negotiate(
+                        &CREATE_USER,
+                        rqctx.request.headers(),
+                    ) {
+                        ::std::result::Result::Ok(accepted) => accepted,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(406, problem);
+                        }
+                    };
+                    let body = match body.decode::<types::User>() {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SwaggerPetstoreOpenApi30Handlers>::create_user(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http(&accepted)
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&CREATE_USER, reply))
+        }
     }
-    async fn get_user_by_name(
+    #[allow(clippy::manual_async_fn)]
+    fn get_user_by_name(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetUserByName>,
-    ) -> ::std::result::Result<runtime::Reply<GetUserByName>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let accepted = match runtime::negotiate(
-                    &GET_USER_BY_NAME,
-                    rqctx.request.headers(),
-                ) {
-                    ::std::result::Result::Ok(accepted) => accepted,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(406, problem);
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetUserByNamePath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_USER_BY_NAME, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SwaggerPetstoreOpenApi30Handlers>::get_user_by_name(
-                        handlers,
-                        path.username,
-                    )
-                    .await;
-                response.into_http(&accepted)
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_USER_BY_NAME, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetUserByName>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let accepted = match runtime::negotiate(
+                        &GET_USER_BY_NAME,
+                        rqctx.request.headers(),
+                    ) {
+                        ::std::result::Result::Ok(accepted) => accepted,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(406, problem);
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetUserByNamePath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_USER_BY_NAME, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SwaggerPetstoreOpenApi30Handlers>::get_user_by_name(
+                            handlers,
+                            path.username,
+                        )
+                        .await;
+                    response.into_http(&accepted)
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_USER_BY_NAME, reply))
+        }
     }
-    async fn update_user(
+    #[allow(clippy::manual_async_fn)]
+    fn update_user(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<UpdateUser>,
         body: runtime::RequestBody<UpdateUser>,
-    ) -> ::std::result::Result<runtime::Reply<UpdateUser>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    UpdateUserPath,
-                    runtime::NoParameters,
-                    _,
-                >(&UPDATE_USER, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body.decode::<types::User>() {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SwaggerPetstoreOpenApi30Handlers>::update_user(
-                        handlers,
-                        path.username,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&UPDATE_USER, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<UpdateUser>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        UpdateUserPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&UPDATE_USER, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body.decode::<types::User>() {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SwaggerPetstoreOpenApi30Handlers>::update_user(
+                            handlers,
+                            path.username,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&UPDATE_USER, reply))
+        }
     }
-    async fn delete_user(
+    #[allow(clippy::manual_async_fn)]
+    fn delete_user(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<DeleteUser>,
-    ) -> ::std::result::Result<runtime::Reply<DeleteUser>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    DeleteUserPath,
-                    runtime::NoParameters,
-                    _,
-                >(&DELETE_USER, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SwaggerPetstoreOpenApi30Handlers>::delete_user(
-                        handlers,
-                        path.username,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&DELETE_USER, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<DeleteUser>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        DeleteUserPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&DELETE_USER, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SwaggerPetstoreOpenApi30Handlers>::delete_user(
+                            handlers,
+                            path.username,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&DELETE_USER, reply))
+        }
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -4084,205 +4194,241 @@ for StrictServer<H> {
 /// The adapters of the operations `runtime::routing` serves
 /// beyond dropshot's router (not endpoints of the trait).
 impl<H: SwaggerPetstoreOpenApi30Handlers> StrictServer<H> {
-    async fn find_pets_by_status(
+    #[allow(clippy::manual_async_fn)]
+    fn find_pets_by_status(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<FindPetsByStatus>,
-    ) -> ::std::result::Result<
-        runtime::Reply<FindPetsByStatus>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        FIND_PETS_BY_STATUS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let accepted = match runtime::negotiate(
-                    &FIND_PETS_BY_STATUS,
-                    rqctx.request.headers(),
-                ) {
-                    ::std::result::Result::Ok(accepted) => accepted,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(406, problem);
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    FindPetsByStatusParams,
-                    _,
-                >(&FIND_PETS_BY_STATUS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SwaggerPetstoreOpenApi30Handlers>::find_pets_by_status(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http(&accepted)
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&FIND_PETS_BY_STATUS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<FindPetsByStatus>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            FIND_PETS_BY_STATUS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let accepted = match runtime::negotiate(
+                        &FIND_PETS_BY_STATUS,
+                        rqctx.request.headers(),
+                    ) {
+                        ::std::result::Result::Ok(accepted) => accepted,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(406, problem);
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        FindPetsByStatusParams,
+                        _,
+                    >(&FIND_PETS_BY_STATUS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SwaggerPetstoreOpenApi30Handlers>::find_pets_by_status(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http(&accepted)
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&FIND_PETS_BY_STATUS, reply))
+        }
     }
-    async fn find_pets_by_tags(
+    #[allow(clippy::manual_async_fn)]
+    fn find_pets_by_tags(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<FindPetsByTags>,
-    ) -> ::std::result::Result<runtime::Reply<FindPetsByTags>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        FIND_PETS_BY_TAGS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let accepted = match runtime::negotiate(
-                    &FIND_PETS_BY_TAGS,
-                    rqctx.request.headers(),
-                ) {
-                    ::std::result::Result::Ok(accepted) => accepted,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(406, problem);
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    FindPetsByTagsParams,
-                    _,
-                >(&FIND_PETS_BY_TAGS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SwaggerPetstoreOpenApi30Handlers>::find_pets_by_tags(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http(&accepted)
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&FIND_PETS_BY_TAGS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<FindPetsByTags>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            FIND_PETS_BY_TAGS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let accepted = match runtime::negotiate(
+                        &FIND_PETS_BY_TAGS,
+                        rqctx.request.headers(),
+                    ) {
+                        ::std::result::Result::Ok(accepted) => accepted,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(406, problem);
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        FindPetsByTagsParams,
+                        _,
+                    >(&FIND_PETS_BY_TAGS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SwaggerPetstoreOpenApi30Handlers>::find_pets_by_tags(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http(&accepted)
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&FIND_PETS_BY_TAGS, reply))
+        }
     }
-    async fn create_users_with_list_input(
+    #[allow(clippy::manual_async_fn)]
+    fn create_users_with_list_input(
         rqctx: ::dropshot::RequestContext<H>,
         body: runtime::RequestBody<CreateUsersWithListInput>,
-    ) -> ::std::result::Result<
-        runtime::Reply<CreateUsersWithListInput>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let accepted = match runtime::negotiate(
-                    &CREATE_USERS_WITH_LIST_INPUT,
-                    rqctx.request.headers(),
-                ) {
-                    ::std::result::Result::Ok(accepted) => accepted,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(406, problem);
-                    }
-                };
-                let body = match body.decode::<::std::vec::Vec<types::User>>() {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SwaggerPetstoreOpenApi30Handlers>::create_users_with_list_input(
-                        handlers,
-                        body,
-                    )
-                    .await;
-                response.into_http(&accepted)
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&CREATE_USERS_WITH_LIST_INPUT, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<CreateUsersWithListInput>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let accepted = match runtime::negotiate(
+                        &CREATE_USERS_WITH_LIST_INPUT,
+                        rqctx.request.headers(),
+                    ) {
+                        ::std::result::Result::Ok(accepted) => accepted,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(406, problem);
+                        }
+                    };
+                    let body = match body.decode::<::std::vec::Vec<types::User>>() {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SwaggerPetstoreOpenApi30Handlers>::create_users_with_list_input(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http(&accepted)
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&CREATE_USERS_WITH_LIST_INPUT, reply),
+            )
+        }
     }
-    async fn login_user(
+    #[allow(clippy::manual_async_fn)]
+    fn login_user(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<LoginUser>,
-    ) -> ::std::result::Result<runtime::Reply<LoginUser>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let accepted = match runtime::negotiate(
-                    &LOGIN_USER,
-                    rqctx.request.headers(),
-                ) {
-                    ::std::result::Result::Ok(accepted) => accepted,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(406, problem);
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    LoginUserParams,
-                    _,
-                >(&LOGIN_USER, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SwaggerPetstoreOpenApi30Handlers>::login_user(
-                        handlers,
-                        params,
-                    )
-                    .await;
-                response.into_http(&accepted)
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&LOGIN_USER, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<LoginUser>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let accepted = match runtime::negotiate(
+                        &LOGIN_USER,
+                        rqctx.request.headers(),
+                    ) {
+                        ::std::result::Result::Ok(accepted) => accepted,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(406, problem);
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        LoginUserParams,
+                        _,
+                    >(&LOGIN_USER, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SwaggerPetstoreOpenApi30Handlers>::login_user(
+                            handlers,
+                            params,
+                        )
+                        .await;
+                    response.into_http(&accepted)
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&LOGIN_USER, reply))
+        }
     }
-    async fn logout_user(
+    #[allow(clippy::manual_async_fn)]
+    fn logout_user(
         rqctx: ::dropshot::RequestContext<H>,
-    ) -> ::std::result::Result<runtime::Reply<LogoutUser>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                #[allow(deprecated)]
-                let response = <H as SwaggerPetstoreOpenApi30Handlers>::logout_user(
-                        handlers,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&LOGOUT_USER, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<LogoutUser>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    #[allow(deprecated)]
+                    let response = <H as SwaggerPetstoreOpenApi30Handlers>::logout_user(
+                            handlers,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&LOGOUT_USER, reply))
+        }
     }
 }
 ///The dropshot API description of a server of this version alone, built on `H`: see [`register_endpoints`], and the request metrics at `GET /metrics` ([`runtime::metrics`]).

@@ -123,11 +123,16 @@ pub(super) fn adapter(
     if op.upgrades() {
         args.push(quote!(upgrade));
     }
+    // Not an `async fn`: its arguments would be kept twice in its future
+    // (as captured, and as locals), and dropshot moves every request's
+    // future whole when it starts it. An `async move` block keeps them once.
     quote! {
-        async fn #fn_name(
+        #[allow(clippy::manual_async_fn)]
+        fn #fn_name(
             rqctx: ::dropshot::RequestContext<#context>
             #params
-        ) -> #ret {
+        ) -> impl ::std::future::Future<Output = #ret> + ::std::marker::Send + 'static {
+          async move {
             let handlers = rqctx.context();
             let answering = runtime::serving::Answering::start(&rqctx);
             #preflight
@@ -143,6 +148,7 @@ pub(super) fn adapter(
             })
             .await;
             ::std::result::Result::Ok(answering.finish(&#table, reply))
+          }
         }
     }
 }

@@ -801,51 +801,67 @@ impl<
     H: TheConsumerFinancialProtectionBureauHandlers,
 > TheConsumerFinancialProtectionBureauApi for StrictServer<H> {
     type Context = H;
-    async fn get_datasets(
+    #[allow(clippy::manual_async_fn)]
+    fn get_datasets(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<runtime::Reply<GetDatasets>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                #[allow(deprecated)]
-                let response = <H as TheConsumerFinancialProtectionBureauHandlers>::get_datasets(
-                        handlers,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_DATASETS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetDatasets>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    #[allow(deprecated)]
+                    let response = <H as TheConsumerFinancialProtectionBureauHandlers>::get_datasets(
+                            handlers,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_DATASETS, reply))
+        }
     }
-    async fn get_dataset(
+    #[allow(clippy::manual_async_fn)]
+    fn get_dataset(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetDataset>,
-    ) -> ::std::result::Result<runtime::Reply<GetDataset>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    GetDatasetPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_DATASET, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheConsumerFinancialProtectionBureauHandlers>::get_dataset(
-                        handlers,
-                        path.dataset,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_DATASET, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetDataset>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        GetDatasetPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_DATASET, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheConsumerFinancialProtectionBureauHandlers>::get_dataset(
+                            handlers,
+                            path.dataset,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_DATASET, reply))
+        }
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -863,122 +879,151 @@ impl<
 /// The adapters of the operations `runtime::routing` serves
 /// beyond dropshot's router (not endpoints of the trait).
 impl<H: TheConsumerFinancialProtectionBureauHandlers> StrictServer<H> {
-    async fn get_dataset_hmda(
+    #[allow(clippy::manual_async_fn)]
+    fn get_dataset_hmda(
         rqctx: ::dropshot::RequestContext<H>,
-    ) -> ::std::result::Result<runtime::Reply<GetDatasetHmda>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                #[allow(deprecated)]
-                let response = <H as TheConsumerFinancialProtectionBureauHandlers>::get_dataset_hmda(
-                        handlers,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_DATASET_HMDA, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetDatasetHmda>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    #[allow(deprecated)]
+                    let response = <H as TheConsumerFinancialProtectionBureauHandlers>::get_dataset_hmda(
+                            handlers,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_DATASET_HMDA, reply))
+        }
     }
-    async fn get_concept_hmda(
+    #[allow(clippy::manual_async_fn)]
+    fn get_concept_hmda(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetConceptHmda>,
-    ) -> ::std::result::Result<runtime::Reply<GetConceptHmda>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    GetConceptHmdaPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_CONCEPT_HMDA, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheConsumerFinancialProtectionBureauHandlers>::get_concept_hmda(
-                        handlers,
-                        path.concept,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_CONCEPT_HMDA, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetConceptHmda>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        GetConceptHmdaPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_CONCEPT_HMDA, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheConsumerFinancialProtectionBureauHandlers>::get_concept_hmda(
+                            handlers,
+                            path.concept,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_CONCEPT_HMDA, reply))
+        }
     }
-    async fn query_slice_hmda(
+    #[allow(clippy::manual_async_fn)]
+    fn query_slice_hmda(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<QuerySliceHmda>,
-    ) -> ::std::result::Result<runtime::Reply<QuerySliceHmda>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let accepted = match runtime::negotiate(
-                    &QUERY_SLICE_HMDA,
-                    rqctx.request.headers(),
-                ) {
-                    ::std::result::Result::Ok(accepted) => accepted,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(406, problem);
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    QuerySliceHmdaPath,
-                    QuerySliceHmdaParams,
-                    _,
-                >(&QUERY_SLICE_HMDA, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheConsumerFinancialProtectionBureauHandlers>::query_slice_hmda(
-                        handlers,
-                        path.slice,
-                        params,
-                    )
-                    .await;
-                response.into_http(&accepted)
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&QUERY_SLICE_HMDA, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<QuerySliceHmda>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let accepted = match runtime::negotiate(
+                        &QUERY_SLICE_HMDA,
+                        rqctx.request.headers(),
+                    ) {
+                        ::std::result::Result::Ok(accepted) => accepted,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(406, problem);
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        QuerySliceHmdaPath,
+                        QuerySliceHmdaParams,
+                        _,
+                    >(&QUERY_SLICE_HMDA, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheConsumerFinancialProtectionBureauHandlers>::query_slice_hmda(
+                            handlers,
+                            path.slice,
+                            params,
+                        )
+                        .await;
+                    response.into_http(&accepted)
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&QUERY_SLICE_HMDA, reply))
+        }
     }
-    async fn get_slice_metadata_hmda(
+    #[allow(clippy::manual_async_fn)]
+    fn get_slice_metadata_hmda(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetSliceMetadataHmda>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetSliceMetadataHmda>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    GetSliceMetadataHmdaPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_SLICE_METADATA_HMDA, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheConsumerFinancialProtectionBureauHandlers>::get_slice_metadata_hmda(
-                        handlers,
-                        path.slice,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_SLICE_METADATA_HMDA, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetSliceMetadataHmda>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        GetSliceMetadataHmdaPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_SLICE_METADATA_HMDA, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheConsumerFinancialProtectionBureauHandlers>::get_slice_metadata_hmda(
+                            handlers,
+                            path.slice,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_SLICE_METADATA_HMDA, reply))
+        }
     }
 }
 ///The dropshot API description of a server of this version alone, built on `H`: see [`register_endpoints`], and the request metrics at `GET /metrics` ([`runtime::metrics`]).

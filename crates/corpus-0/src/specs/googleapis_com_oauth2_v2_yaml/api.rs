@@ -1597,161 +1597,183 @@ pub trait GoogleOAuth2Handlers: runtime::Authenticator + runtime::serving::Serve
 pub struct StrictServer<H>(::std::marker::PhantomData<H>);
 impl<H: GoogleOAuth2Handlers> GoogleOAuth2Api for StrictServer<H> {
     type Context = H;
-    async fn oauth2_get_cert_for_open_id_connect(
+    #[allow(clippy::manual_async_fn)]
+    fn oauth2_get_cert_for_open_id_connect(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<Oauth2GetCertForOpenIdConnect>,
-    ) -> ::std::result::Result<
-        runtime::Reply<Oauth2GetCertForOpenIdConnect>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    Oauth2GetCertForOpenIdConnectParams,
-                    _,
-                >(&OAUTH2_GET_CERT_FOR_OPEN_ID_CONNECT, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as GoogleOAuth2Handlers>::oauth2_get_cert_for_open_id_connect(
-                        handlers,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&OAUTH2_GET_CERT_FOR_OPEN_ID_CONNECT, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<Oauth2GetCertForOpenIdConnect>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        Oauth2GetCertForOpenIdConnectParams,
+                        _,
+                    >(&OAUTH2_GET_CERT_FOR_OPEN_ID_CONNECT, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as GoogleOAuth2Handlers>::oauth2_get_cert_for_open_id_connect(
+                            handlers,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&OAUTH2_GET_CERT_FOR_OPEN_ID_CONNECT, reply),
+            )
+        }
     }
-    async fn oauth2_tokeninfo(
+    #[allow(clippy::manual_async_fn)]
+    fn oauth2_tokeninfo(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<Oauth2Tokeninfo>,
-    ) -> ::std::result::Result<
-        runtime::Reply<Oauth2Tokeninfo>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    Oauth2TokeninfoParams,
-                    _,
-                >(&OAUTH2_TOKENINFO, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as GoogleOAuth2Handlers>::oauth2_tokeninfo(
-                        handlers,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&OAUTH2_TOKENINFO, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<Oauth2Tokeninfo>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        Oauth2TokeninfoParams,
+                        _,
+                    >(&OAUTH2_TOKENINFO, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as GoogleOAuth2Handlers>::oauth2_tokeninfo(
+                            handlers,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&OAUTH2_TOKENINFO, reply))
+        }
     }
-    async fn oauth2_userinfo_get(
+    #[allow(clippy::manual_async_fn)]
+    fn oauth2_userinfo_get(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<Oauth2UserinfoGet>,
-    ) -> ::std::result::Result<
-        runtime::Reply<Oauth2UserinfoGet>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        OAUTH2_USERINFO_GET.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    Oauth2UserinfoGetParams,
-                    _,
-                >(&OAUTH2_USERINFO_GET, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as GoogleOAuth2Handlers>::oauth2_userinfo_get(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&OAUTH2_USERINFO_GET, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<Oauth2UserinfoGet>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            OAUTH2_USERINFO_GET.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        Oauth2UserinfoGetParams,
+                        _,
+                    >(&OAUTH2_USERINFO_GET, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as GoogleOAuth2Handlers>::oauth2_userinfo_get(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&OAUTH2_USERINFO_GET, reply))
+        }
     }
-    async fn oauth2_userinfo_v2_me_get(
+    #[allow(clippy::manual_async_fn)]
+    fn oauth2_userinfo_v2_me_get(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<Oauth2UserinfoV2MeGet>,
-    ) -> ::std::result::Result<
-        runtime::Reply<Oauth2UserinfoV2MeGet>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        OAUTH2_USERINFO_V2_ME_GET.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    Oauth2UserinfoV2MeGetParams,
-                    _,
-                >(&OAUTH2_USERINFO_V2_ME_GET, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as GoogleOAuth2Handlers>::oauth2_userinfo_v2_me_get(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&OAUTH2_USERINFO_V2_ME_GET, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<Oauth2UserinfoV2MeGet>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            OAUTH2_USERINFO_V2_ME_GET.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        Oauth2UserinfoV2MeGetParams,
+                        _,
+                    >(&OAUTH2_USERINFO_V2_ME_GET, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as GoogleOAuth2Handlers>::oauth2_userinfo_v2_me_get(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&OAUTH2_USERINFO_V2_ME_GET, reply),
+            )
+        }
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,

@@ -2826,262 +2826,310 @@ for StrictServer<H> {
 /// The adapters of the operations `runtime::routing` serves
 /// beyond dropshot's router (not endpoints of the trait).
 impl<H: GeoMarkWebServiceRestApiHandlers> StrictServer<H> {
-    async fn post_geomarks_copy(
+    #[allow(clippy::manual_async_fn)]
+    fn post_geomarks_copy(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<PostGeomarksCopy>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PostGeomarksCopy>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    PostGeomarksCopyParams,
-                    _,
-                >(&POST_GEOMARKS_COPY, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as GeoMarkWebServiceRestApiHandlers>::post_geomarks_copy(
-                        handlers,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&POST_GEOMARKS_COPY, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostGeomarksCopy>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        PostGeomarksCopyParams,
+                        _,
+                    >(&POST_GEOMARKS_COPY, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as GeoMarkWebServiceRestApiHandlers>::post_geomarks_copy(
+                            handlers,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&POST_GEOMARKS_COPY, reply))
+        }
     }
-    async fn post_geomarks_new(
+    #[allow(clippy::manual_async_fn)]
+    fn post_geomarks_new(
         rqctx: ::dropshot::RequestContext<H>,
         body: runtime::RequestBody<PostGeomarksNew>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PostGeomarksNew>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body.decode::<types::PostGeomarksNewRequestBody>() {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as GeoMarkWebServiceRestApiHandlers>::post_geomarks_new(
-                        handlers,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&POST_GEOMARKS_NEW, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostGeomarksNew>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body.decode::<types::PostGeomarksNewRequestBody>() {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as GeoMarkWebServiceRestApiHandlers>::post_geomarks_new(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&POST_GEOMARKS_NEW, reply))
+        }
     }
-    async fn get_geomarks_by_geomark_id_file_format_extension(
+    #[allow(clippy::manual_async_fn)]
+    fn get_geomarks_by_geomark_id_file_format_extension(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetGeomarksByGeomarkIdFileFormatExtension>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetGeomarksByGeomarkIdFileFormatExtension>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    GetGeomarksByGeomarkIdFileFormatExtensionPath,
-                    GetGeomarksByGeomarkIdFileFormatExtensionParams,
-                    _,
-                >(&GET_GEOMARKS_BY_GEOMARK_ID_FILE_FORMAT_EXTENSION, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as GeoMarkWebServiceRestApiHandlers>::get_geomarks_by_geomark_id_file_format_extension(
-                        handlers,
-                        path.geomark_id,
-                        path.file_format_extension,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_GEOMARKS_BY_GEOMARK_ID_FILE_FORMAT_EXTENSION, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetGeomarksByGeomarkIdFileFormatExtension>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        GetGeomarksByGeomarkIdFileFormatExtensionPath,
+                        GetGeomarksByGeomarkIdFileFormatExtensionParams,
+                        _,
+                    >(&GET_GEOMARKS_BY_GEOMARK_ID_FILE_FORMAT_EXTENSION, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as GeoMarkWebServiceRestApiHandlers>::get_geomarks_by_geomark_id_file_format_extension(
+                            handlers,
+                            path.geomark_id,
+                            path.file_format_extension,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering
+                    .finish(&GET_GEOMARKS_BY_GEOMARK_ID_FILE_FORMAT_EXTENSION, reply),
+            )
+        }
     }
-    async fn get_geomarks_by_geomark_id_bounding_box_file_format_extension(
+    #[allow(clippy::manual_async_fn)]
+    fn get_geomarks_by_geomark_id_bounding_box_file_format_extension(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<
             GetGeomarksByGeomarkIdBoundingBoxFileFormatExtension,
         >,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetGeomarksByGeomarkIdBoundingBoxFileFormatExtension>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    GetGeomarksByGeomarkIdBoundingBoxFileFormatExtensionPath,
-                    GetGeomarksByGeomarkIdBoundingBoxFileFormatExtensionParams,
-                    _,
-                >(
-                    &GET_GEOMARKS_BY_GEOMARK_ID_BOUNDING_BOX_FILE_FORMAT_EXTENSION,
-                    &rqctx,
-                ) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as GeoMarkWebServiceRestApiHandlers>::get_geomarks_by_geomark_id_bounding_box_file_format_extension(
-                        handlers,
-                        path.geomark_id,
-                        path.file_format_extension,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering
-                .finish(
-                    &GET_GEOMARKS_BY_GEOMARK_ID_BOUNDING_BOX_FILE_FORMAT_EXTENSION,
-                    reply,
-                ),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetGeomarksByGeomarkIdBoundingBoxFileFormatExtension>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        GetGeomarksByGeomarkIdBoundingBoxFileFormatExtensionPath,
+                        GetGeomarksByGeomarkIdBoundingBoxFileFormatExtensionParams,
+                        _,
+                    >(
+                        &GET_GEOMARKS_BY_GEOMARK_ID_BOUNDING_BOX_FILE_FORMAT_EXTENSION,
+                        &rqctx,
+                    ) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as GeoMarkWebServiceRestApiHandlers>::get_geomarks_by_geomark_id_bounding_box_file_format_extension(
+                            handlers,
+                            path.geomark_id,
+                            path.file_format_extension,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering
+                    .finish(
+                        &GET_GEOMARKS_BY_GEOMARK_ID_BOUNDING_BOX_FILE_FORMAT_EXTENSION,
+                        reply,
+                    ),
+            )
+        }
     }
-    async fn get_geomarks_by_geomark_id_feature_file_format_extension(
+    #[allow(clippy::manual_async_fn)]
+    fn get_geomarks_by_geomark_id_feature_file_format_extension(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<
             GetGeomarksByGeomarkIdFeatureFileFormatExtension,
         >,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetGeomarksByGeomarkIdFeatureFileFormatExtension>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    GetGeomarksByGeomarkIdFeatureFileFormatExtensionPath,
-                    GetGeomarksByGeomarkIdFeatureFileFormatExtensionParams,
-                    _,
-                >(&GET_GEOMARKS_BY_GEOMARK_ID_FEATURE_FILE_FORMAT_EXTENSION, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as GeoMarkWebServiceRestApiHandlers>::get_geomarks_by_geomark_id_feature_file_format_extension(
-                        handlers,
-                        path.geomark_id,
-                        path.file_format_extension,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering
-                .finish(&GET_GEOMARKS_BY_GEOMARK_ID_FEATURE_FILE_FORMAT_EXTENSION, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetGeomarksByGeomarkIdFeatureFileFormatExtension>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        GetGeomarksByGeomarkIdFeatureFileFormatExtensionPath,
+                        GetGeomarksByGeomarkIdFeatureFileFormatExtensionParams,
+                        _,
+                    >(
+                        &GET_GEOMARKS_BY_GEOMARK_ID_FEATURE_FILE_FORMAT_EXTENSION,
+                        &rqctx,
+                    ) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as GeoMarkWebServiceRestApiHandlers>::get_geomarks_by_geomark_id_feature_file_format_extension(
+                            handlers,
+                            path.geomark_id,
+                            path.file_format_extension,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering
+                    .finish(
+                        &GET_GEOMARKS_BY_GEOMARK_ID_FEATURE_FILE_FORMAT_EXTENSION,
+                        reply,
+                    ),
+            )
+        }
     }
-    async fn get_geomarks_by_geomark_id_parts_file_format_extension(
+    #[allow(clippy::manual_async_fn)]
+    fn get_geomarks_by_geomark_id_parts_file_format_extension(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetGeomarksByGeomarkIdPartsFileFormatExtension>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetGeomarksByGeomarkIdPartsFileFormatExtension>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    GetGeomarksByGeomarkIdPartsFileFormatExtensionPath,
-                    GetGeomarksByGeomarkIdPartsFileFormatExtensionParams,
-                    _,
-                >(&GET_GEOMARKS_BY_GEOMARK_ID_PARTS_FILE_FORMAT_EXTENSION, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as GeoMarkWebServiceRestApiHandlers>::get_geomarks_by_geomark_id_parts_file_format_extension(
-                        handlers,
-                        path.geomark_id,
-                        path.file_format_extension,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering
-                .finish(&GET_GEOMARKS_BY_GEOMARK_ID_PARTS_FILE_FORMAT_EXTENSION, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetGeomarksByGeomarkIdPartsFileFormatExtension>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        GetGeomarksByGeomarkIdPartsFileFormatExtensionPath,
+                        GetGeomarksByGeomarkIdPartsFileFormatExtensionParams,
+                        _,
+                    >(&GET_GEOMARKS_BY_GEOMARK_ID_PARTS_FILE_FORMAT_EXTENSION, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as GeoMarkWebServiceRestApiHandlers>::get_geomarks_by_geomark_id_parts_file_format_extension(
+                            handlers,
+                            path.geomark_id,
+                            path.file_format_extension,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering
+                    .finish(
+                        &GET_GEOMARKS_BY_GEOMARK_ID_PARTS_FILE_FORMAT_EXTENSION,
+                        reply,
+                    ),
+            )
+        }
     }
-    async fn get_geomarks_by_geomark_id_point_file_format_extension(
+    #[allow(clippy::manual_async_fn)]
+    fn get_geomarks_by_geomark_id_point_file_format_extension(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetGeomarksByGeomarkIdPointFileFormatExtension>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetGeomarksByGeomarkIdPointFileFormatExtension>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    GetGeomarksByGeomarkIdPointFileFormatExtensionPath,
-                    GetGeomarksByGeomarkIdPointFileFormatExtensionParams,
-                    _,
-                >(&GET_GEOMARKS_BY_GEOMARK_ID_POINT_FILE_FORMAT_EXTENSION, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as GeoMarkWebServiceRestApiHandlers>::get_geomarks_by_geomark_id_point_file_format_extension(
-                        handlers,
-                        path.geomark_id,
-                        path.file_format_extension,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering
-                .finish(&GET_GEOMARKS_BY_GEOMARK_ID_POINT_FILE_FORMAT_EXTENSION, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetGeomarksByGeomarkIdPointFileFormatExtension>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        GetGeomarksByGeomarkIdPointFileFormatExtensionPath,
+                        GetGeomarksByGeomarkIdPointFileFormatExtensionParams,
+                        _,
+                    >(&GET_GEOMARKS_BY_GEOMARK_ID_POINT_FILE_FORMAT_EXTENSION, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as GeoMarkWebServiceRestApiHandlers>::get_geomarks_by_geomark_id_point_file_format_extension(
+                            handlers,
+                            path.geomark_id,
+                            path.file_format_extension,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering
+                    .finish(
+                        &GET_GEOMARKS_BY_GEOMARK_ID_POINT_FILE_FORMAT_EXTENSION,
+                        reply,
+                    ),
+            )
+        }
     }
 }
 ///The dropshot API description of a server of this version alone, built on `H`: see [`register_endpoints`], and the request metrics at `GET /metrics` ([`runtime::metrics`]).

@@ -3646,397 +3646,481 @@ pub trait KeyServHandlers: runtime::Authenticator + runtime::serving::Served {
 pub struct StrictServer<H>(::std::marker::PhantomData<H>);
 impl<H: KeyServHandlers> KeyServApi for StrictServer<H> {
     type Context = H;
-    async fn keys_api_current(
+    #[allow(clippy::manual_async_fn)]
+    fn keys_api_current(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<KeysApiCurrent>,
-    ) -> ::std::result::Result<runtime::Reply<KeysApiCurrent>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    KeysApiCurrentPath,
-                    runtime::NoParameters,
-                    _,
-                >(&KEYS_API_CURRENT, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as KeyServHandlers>::keys_api_current(
-                        handlers,
-                        path.serial,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&KEYS_API_CURRENT, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<KeysApiCurrent>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        KeysApiCurrentPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&KEYS_API_CURRENT, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as KeyServHandlers>::keys_api_current(
+                            handlers,
+                            path.serial,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&KEYS_API_CURRENT, reply))
+        }
     }
-    async fn keys_api_custom(
+    #[allow(clippy::manual_async_fn)]
+    fn keys_api_custom(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<KeysApiCustom>,
-    ) -> ::std::result::Result<runtime::Reply<KeysApiCustom>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    KeysApiCustomPath,
-                    runtime::NoParameters,
-                    _,
-                >(&KEYS_API_CUSTOM, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as KeyServHandlers>::keys_api_custom(
-                        handlers,
-                        path.serial,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&KEYS_API_CUSTOM, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<KeysApiCustom>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        KeysApiCustomPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&KEYS_API_CUSTOM, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as KeyServHandlers>::keys_api_custom(
+                            handlers,
+                            path.serial,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&KEYS_API_CUSTOM, reply))
+        }
     }
-    async fn keys_api_expiry(
+    #[allow(clippy::manual_async_fn)]
+    fn keys_api_expiry(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<KeysApiExpiry>,
-    ) -> ::std::result::Result<runtime::Reply<KeysApiExpiry>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    KeysApiExpiryPath,
-                    runtime::NoParameters,
-                    _,
-                >(&KEYS_API_EXPIRY, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as KeyServHandlers>::keys_api_expiry(
-                        handlers,
-                        path.serial,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&KEYS_API_EXPIRY, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<KeysApiExpiry>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        KeysApiExpiryPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&KEYS_API_EXPIRY, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as KeyServHandlers>::keys_api_expiry(
+                            handlers,
+                            path.serial,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&KEYS_API_EXPIRY, reply))
+        }
     }
-    async fn keys_api_find(
+    #[allow(clippy::manual_async_fn)]
+    fn keys_api_find(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<KeysApiFind>,
-    ) -> ::std::result::Result<runtime::Reply<KeysApiFind>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    KeysApiFindPath,
-                    runtime::NoParameters,
-                    _,
-                >(&KEYS_API_FIND, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as KeyServHandlers>::keys_api_find(
-                        handlers,
-                        path.serial,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&KEYS_API_FIND, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<KeysApiFind>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        KeysApiFindPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&KEYS_API_FIND, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as KeyServHandlers>::keys_api_find(
+                            handlers,
+                            path.serial,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&KEYS_API_FIND, reply))
+        }
     }
-    async fn products_api_patch_product2(
+    #[allow(clippy::manual_async_fn)]
+    fn products_api_patch_product2(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<ProductsApiPatchProduct2>,
-    ) -> ::std::result::Result<
-        runtime::Reply<ProductsApiPatchProduct2>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body
-                    .decode::<::std::option::Option<types::ProductCreateModify>>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as KeyServHandlers>::products_api_patch_product2(
-                        handlers,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&PRODUCTS_API_PATCH_PRODUCT2, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ProductsApiPatchProduct2>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body
+                        .decode::<::std::option::Option<types::ProductCreateModify>>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as KeyServHandlers>::products_api_patch_product2(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&PRODUCTS_API_PATCH_PRODUCT2, reply),
+            )
+        }
     }
-    async fn products_api_patch_product(
+    #[allow(clippy::manual_async_fn)]
+    fn products_api_patch_product(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<ProductsApiPatchProduct>,
-    ) -> ::std::result::Result<
-        runtime::Reply<ProductsApiPatchProduct>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body
-                    .decode::<::std::option::Option<types::ProductCreateModify>>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as KeyServHandlers>::products_api_patch_product(
-                        handlers,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&PRODUCTS_API_PATCH_PRODUCT, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ProductsApiPatchProduct>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body
+                        .decode::<::std::option::Option<types::ProductCreateModify>>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as KeyServHandlers>::products_api_patch_product(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&PRODUCTS_API_PATCH_PRODUCT, reply),
+            )
+        }
     }
-    async fn products_api_delete_product2(
+    #[allow(clippy::manual_async_fn)]
+    fn products_api_delete_product2(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ProductsApiDeleteProduct2>,
-    ) -> ::std::result::Result<
-        runtime::Reply<ProductsApiDeleteProduct2>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    ProductsApiDeleteProduct2Path,
-                    ProductsApiDeleteProduct2Params,
-                    _,
-                >(&PRODUCTS_API_DELETE_PRODUCT2, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as KeyServHandlers>::products_api_delete_product2(
-                        handlers,
-                        path.serial,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&PRODUCTS_API_DELETE_PRODUCT2, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ProductsApiDeleteProduct2>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        ProductsApiDeleteProduct2Path,
+                        ProductsApiDeleteProduct2Params,
+                        _,
+                    >(&PRODUCTS_API_DELETE_PRODUCT2, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as KeyServHandlers>::products_api_delete_product2(
+                            handlers,
+                            path.serial,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&PRODUCTS_API_DELETE_PRODUCT2, reply),
+            )
+        }
     }
-    async fn products_api_delete_product(
+    #[allow(clippy::manual_async_fn)]
+    fn products_api_delete_product(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ProductsApiDeleteProduct>,
-    ) -> ::std::result::Result<
-        runtime::Reply<ProductsApiDeleteProduct>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    ProductsApiDeleteProductPath,
-                    ProductsApiDeleteProductParams,
-                    _,
-                >(&PRODUCTS_API_DELETE_PRODUCT, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as KeyServHandlers>::products_api_delete_product(
-                        handlers,
-                        path.serial,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&PRODUCTS_API_DELETE_PRODUCT, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ProductsApiDeleteProduct>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        ProductsApiDeleteProductPath,
+                        ProductsApiDeleteProductParams,
+                        _,
+                    >(&PRODUCTS_API_DELETE_PRODUCT, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as KeyServHandlers>::products_api_delete_product(
+                            handlers,
+                            path.serial,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&PRODUCTS_API_DELETE_PRODUCT, reply),
+            )
+        }
     }
-    async fn subscriptions_api_put_subscription(
+    #[allow(clippy::manual_async_fn)]
+    fn subscriptions_api_put_subscription(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<SubscriptionsApiPutSubscription>,
-    ) -> ::std::result::Result<
-        runtime::Reply<SubscriptionsApiPutSubscription>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body
-                    .decode::<::std::option::Option<types::SubscriptionCreateModify>>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as KeyServHandlers>::subscriptions_api_put_subscription(
-                        handlers,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&SUBSCRIPTIONS_API_PUT_SUBSCRIPTION, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SubscriptionsApiPutSubscription>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body
+                        .decode::<
+                            ::std::option::Option<types::SubscriptionCreateModify>,
+                        >()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as KeyServHandlers>::subscriptions_api_put_subscription(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&SUBSCRIPTIONS_API_PUT_SUBSCRIPTION, reply),
+            )
+        }
     }
-    async fn subscriptions_api_put_subscription2(
+    #[allow(clippy::manual_async_fn)]
+    fn subscriptions_api_put_subscription2(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<SubscriptionsApiPutSubscription2>,
-    ) -> ::std::result::Result<
-        runtime::Reply<SubscriptionsApiPutSubscription2>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body
-                    .decode::<::std::option::Option<types::SubscriptionCreateModify>>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as KeyServHandlers>::subscriptions_api_put_subscription2(
-                        handlers,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&SUBSCRIPTIONS_API_PUT_SUBSCRIPTION2, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SubscriptionsApiPutSubscription2>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body
+                        .decode::<
+                            ::std::option::Option<types::SubscriptionCreateModify>,
+                        >()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as KeyServHandlers>::subscriptions_api_put_subscription2(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&SUBSCRIPTIONS_API_PUT_SUBSCRIPTION2, reply),
+            )
+        }
     }
-    async fn subscriptions_api_delete_subscription2(
+    #[allow(clippy::manual_async_fn)]
+    fn subscriptions_api_delete_subscription2(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SubscriptionsApiDeleteSubscription2>,
-    ) -> ::std::result::Result<
-        runtime::Reply<SubscriptionsApiDeleteSubscription2>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    SubscriptionsApiDeleteSubscription2Path,
-                    SubscriptionsApiDeleteSubscription2Params,
-                    _,
-                >(&SUBSCRIPTIONS_API_DELETE_SUBSCRIPTION2, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as KeyServHandlers>::subscriptions_api_delete_subscription2(
-                        handlers,
-                        path.serial,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&SUBSCRIPTIONS_API_DELETE_SUBSCRIPTION2, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SubscriptionsApiDeleteSubscription2>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        SubscriptionsApiDeleteSubscription2Path,
+                        SubscriptionsApiDeleteSubscription2Params,
+                        _,
+                    >(&SUBSCRIPTIONS_API_DELETE_SUBSCRIPTION2, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as KeyServHandlers>::subscriptions_api_delete_subscription2(
+                            handlers,
+                            path.serial,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&SUBSCRIPTIONS_API_DELETE_SUBSCRIPTION2, reply),
+            )
+        }
     }
-    async fn subscriptions_api_delete_subscription(
+    #[allow(clippy::manual_async_fn)]
+    fn subscriptions_api_delete_subscription(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SubscriptionsApiDeleteSubscription>,
-    ) -> ::std::result::Result<
-        runtime::Reply<SubscriptionsApiDeleteSubscription>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    SubscriptionsApiDeleteSubscriptionPath,
-                    SubscriptionsApiDeleteSubscriptionParams,
-                    _,
-                >(&SUBSCRIPTIONS_API_DELETE_SUBSCRIPTION, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as KeyServHandlers>::subscriptions_api_delete_subscription(
-                        handlers,
-                        path.serial,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&SUBSCRIPTIONS_API_DELETE_SUBSCRIPTION, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SubscriptionsApiDeleteSubscription>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        SubscriptionsApiDeleteSubscriptionPath,
+                        SubscriptionsApiDeleteSubscriptionParams,
+                        _,
+                    >(&SUBSCRIPTIONS_API_DELETE_SUBSCRIPTION, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as KeyServHandlers>::subscriptions_api_delete_subscription(
+                            handlers,
+                            path.serial,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&SUBSCRIPTIONS_API_DELETE_SUBSCRIPTION, reply),
+            )
+        }
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -4054,443 +4138,517 @@ impl<H: KeyServHandlers> KeyServApi for StrictServer<H> {
 /// The adapters of the operations `runtime::routing` serves
 /// beyond dropshot's router (not endpoints of the trait).
 impl<H: KeyServHandlers> StrictServer<H> {
-    async fn products_api_count(
+    #[allow(clippy::manual_async_fn)]
+    fn products_api_count(
         rqctx: ::dropshot::RequestContext<H>,
         body: runtime::RequestBody<ProductsApiCount>,
-    ) -> ::std::result::Result<
-        runtime::Reply<ProductsApiCount>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body
-                    .decode::<::std::option::Option<types::ApiKey>>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as KeyServHandlers>::products_api_count(handlers, body)
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&PRODUCTS_API_COUNT, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ProductsApiCount>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body
+                        .decode::<::std::option::Option<types::ApiKey>>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as KeyServHandlers>::products_api_count(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&PRODUCTS_API_COUNT, reply))
+        }
     }
-    async fn products_api_find(
+    #[allow(clippy::manual_async_fn)]
+    fn products_api_find(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<ProductsApiFind>,
         body: runtime::RequestBody<ProductsApiFind>,
-    ) -> ::std::result::Result<
-        runtime::Reply<ProductsApiFind>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    ProductsApiFindParams,
-                    _,
-                >(&PRODUCTS_API_FIND, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<::std::option::Option<types::FindCredentials>>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as KeyServHandlers>::products_api_find(
-                        handlers,
-                        params,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&PRODUCTS_API_FIND, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ProductsApiFind>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        ProductsApiFindParams,
+                        _,
+                    >(&PRODUCTS_API_FIND, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<::std::option::Option<types::FindCredentials>>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as KeyServHandlers>::products_api_find(
+                            handlers,
+                            params,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&PRODUCTS_API_FIND, reply))
+        }
     }
-    async fn products_api_list(
+    #[allow(clippy::manual_async_fn)]
+    fn products_api_list(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<ProductsApiList>,
         body: runtime::RequestBody<ProductsApiList>,
-    ) -> ::std::result::Result<
-        runtime::Reply<ProductsApiList>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    ProductsApiListParams,
-                    _,
-                >(&PRODUCTS_API_LIST, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<::std::option::Option<types::ApiKey>>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as KeyServHandlers>::products_api_list(
-                        handlers,
-                        params,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&PRODUCTS_API_LIST, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ProductsApiList>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        ProductsApiListParams,
+                        _,
+                    >(&PRODUCTS_API_LIST, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<::std::option::Option<types::ApiKey>>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as KeyServHandlers>::products_api_list(
+                            handlers,
+                            params,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&PRODUCTS_API_LIST, reply))
+        }
     }
-    async fn products_api_save(
+    #[allow(clippy::manual_async_fn)]
+    fn products_api_save(
         rqctx: ::dropshot::RequestContext<H>,
         body: runtime::RequestBody<ProductsApiSave>,
-    ) -> ::std::result::Result<
-        runtime::Reply<ProductsApiSave>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body
-                    .decode::<::std::option::Option<types::ProductCreateModify>>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as KeyServHandlers>::products_api_save(handlers, body)
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&PRODUCTS_API_SAVE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ProductsApiSave>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body
+                        .decode::<::std::option::Option<types::ProductCreateModify>>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as KeyServHandlers>::products_api_save(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&PRODUCTS_API_SAVE, reply))
+        }
     }
-    async fn subscriptions_api_count(
+    #[allow(clippy::manual_async_fn)]
+    fn subscriptions_api_count(
         rqctx: ::dropshot::RequestContext<H>,
         body: runtime::RequestBody<SubscriptionsApiCount>,
-    ) -> ::std::result::Result<
-        runtime::Reply<SubscriptionsApiCount>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body
-                    .decode::<::std::option::Option<types::ApiCredentials>>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as KeyServHandlers>::subscriptions_api_count(
-                        handlers,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&SUBSCRIPTIONS_API_COUNT, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SubscriptionsApiCount>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body
+                        .decode::<::std::option::Option<types::ApiCredentials>>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as KeyServHandlers>::subscriptions_api_count(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&SUBSCRIPTIONS_API_COUNT, reply))
+        }
     }
-    async fn subscriptions_api_disable2(
+    #[allow(clippy::manual_async_fn)]
+    fn subscriptions_api_disable2(
         rqctx: ::dropshot::RequestContext<H>,
         body: runtime::RequestBody<SubscriptionsApiDisable2>,
-    ) -> ::std::result::Result<
-        runtime::Reply<SubscriptionsApiDisable2>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body
-                    .decode::<::std::option::Option<types::FindCredentials>>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as KeyServHandlers>::subscriptions_api_disable2(
-                        handlers,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&SUBSCRIPTIONS_API_DISABLE2, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SubscriptionsApiDisable2>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body
+                        .decode::<::std::option::Option<types::FindCredentials>>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as KeyServHandlers>::subscriptions_api_disable2(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&SUBSCRIPTIONS_API_DISABLE2, reply),
+            )
+        }
     }
-    async fn subscriptions_api_disable(
+    #[allow(clippy::manual_async_fn)]
+    fn subscriptions_api_disable(
         rqctx: ::dropshot::RequestContext<H>,
         body: runtime::RequestBody<SubscriptionsApiDisable>,
-    ) -> ::std::result::Result<
-        runtime::Reply<SubscriptionsApiDisable>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body
-                    .decode::<::std::option::Option<types::FindCredentials>>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as KeyServHandlers>::subscriptions_api_disable(
-                        handlers,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&SUBSCRIPTIONS_API_DISABLE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SubscriptionsApiDisable>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body
+                        .decode::<::std::option::Option<types::FindCredentials>>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as KeyServHandlers>::subscriptions_api_disable(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&SUBSCRIPTIONS_API_DISABLE, reply),
+            )
+        }
     }
-    async fn subscriptions_api_enable2(
+    #[allow(clippy::manual_async_fn)]
+    fn subscriptions_api_enable2(
         rqctx: ::dropshot::RequestContext<H>,
         body: runtime::RequestBody<SubscriptionsApiEnable2>,
-    ) -> ::std::result::Result<
-        runtime::Reply<SubscriptionsApiEnable2>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body
-                    .decode::<::std::option::Option<types::FindCredentials>>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as KeyServHandlers>::subscriptions_api_enable2(
-                        handlers,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&SUBSCRIPTIONS_API_ENABLE2, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SubscriptionsApiEnable2>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body
+                        .decode::<::std::option::Option<types::FindCredentials>>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as KeyServHandlers>::subscriptions_api_enable2(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&SUBSCRIPTIONS_API_ENABLE2, reply),
+            )
+        }
     }
-    async fn subscriptions_api_enable(
+    #[allow(clippy::manual_async_fn)]
+    fn subscriptions_api_enable(
         rqctx: ::dropshot::RequestContext<H>,
         body: runtime::RequestBody<SubscriptionsApiEnable>,
-    ) -> ::std::result::Result<
-        runtime::Reply<SubscriptionsApiEnable>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body
-                    .decode::<::std::option::Option<types::FindCredentials>>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as KeyServHandlers>::subscriptions_api_enable(
-                        handlers,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&SUBSCRIPTIONS_API_ENABLE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SubscriptionsApiEnable>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body
+                        .decode::<::std::option::Option<types::FindCredentials>>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as KeyServHandlers>::subscriptions_api_enable(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&SUBSCRIPTIONS_API_ENABLE, reply))
+        }
     }
-    async fn subscriptions_api_find(
+    #[allow(clippy::manual_async_fn)]
+    fn subscriptions_api_find(
         rqctx: ::dropshot::RequestContext<H>,
         body: runtime::RequestBody<SubscriptionsApiFind>,
-    ) -> ::std::result::Result<
-        runtime::Reply<SubscriptionsApiFind>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body
-                    .decode::<::std::option::Option<types::FindCredentials>>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as KeyServHandlers>::subscriptions_api_find(
-                        handlers,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&SUBSCRIPTIONS_API_FIND, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SubscriptionsApiFind>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body
+                        .decode::<::std::option::Option<types::FindCredentials>>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as KeyServHandlers>::subscriptions_api_find(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&SUBSCRIPTIONS_API_FIND, reply))
+        }
     }
-    async fn subscriptions_api_list(
+    #[allow(clippy::manual_async_fn)]
+    fn subscriptions_api_list(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<SubscriptionsApiList>,
         body: runtime::RequestBody<SubscriptionsApiList>,
-    ) -> ::std::result::Result<
-        runtime::Reply<SubscriptionsApiList>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    SubscriptionsApiListParams,
-                    _,
-                >(&SUBSCRIPTIONS_API_LIST, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<::std::option::Option<types::FindCredentials>>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as KeyServHandlers>::subscriptions_api_list(
-                        handlers,
-                        params,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&SUBSCRIPTIONS_API_LIST, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SubscriptionsApiList>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        SubscriptionsApiListParams,
+                        _,
+                    >(&SUBSCRIPTIONS_API_LIST, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<::std::option::Option<types::FindCredentials>>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as KeyServHandlers>::subscriptions_api_list(
+                            handlers,
+                            params,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&SUBSCRIPTIONS_API_LIST, reply))
+        }
     }
-    async fn subscriptions_api_save(
+    #[allow(clippy::manual_async_fn)]
+    fn subscriptions_api_save(
         rqctx: ::dropshot::RequestContext<H>,
         body: runtime::RequestBody<SubscriptionsApiSave>,
-    ) -> ::std::result::Result<
-        runtime::Reply<SubscriptionsApiSave>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body
-                    .decode::<::std::option::Option<types::SubscriptionCreateModify>>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as KeyServHandlers>::subscriptions_api_save(
-                        handlers,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&SUBSCRIPTIONS_API_SAVE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SubscriptionsApiSave>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body
+                        .decode::<
+                            ::std::option::Option<types::SubscriptionCreateModify>,
+                        >()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as KeyServHandlers>::subscriptions_api_save(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&SUBSCRIPTIONS_API_SAVE, reply))
+        }
     }
 }
 ///The dropshot API description of a server of this version alone, built on `H`: see [`register_endpoints`], and the request metrics at `GET /metrics` ([`runtime::metrics`]).

@@ -383,30 +383,35 @@ pub trait TestHandlers: runtime::Authenticator + runtime::serving::Served {
 pub struct StrictServer<H>(::std::marker::PhantomData<H>);
 impl<H: TestHandlers> TestApi for StrictServer<H> {
     type Context = H;
-    async fn handler(
+    #[allow(clippy::manual_async_fn)]
+    fn handler(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<Handler>,
-    ) -> ::std::result::Result<runtime::Reply<Handler>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    HandlerParams,
-                    _,
-                >(&HANDLER, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TestHandlers>::handler(handlers, params).await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&HANDLER, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<runtime::Reply<Handler>, runtime::ProblemDetails>,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        HandlerParams,
+                        _,
+                    >(&HANDLER, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TestHandlers>::handler(handlers, params).await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&HANDLER, reply))
+        }
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,

@@ -866,148 +866,173 @@ pub trait OAuthServiceHandlers: runtime::Authenticator + runtime::serving::Serve
 pub struct StrictServer<H>(::std::marker::PhantomData<H>);
 impl<H: OAuthServiceHandlers> OAuthServiceApi for StrictServer<H> {
     type Context = H;
-    async fn get_oauth_v1_access_tokens_token_get_access_token(
+    #[allow(clippy::manual_async_fn)]
+    fn get_oauth_v1_access_tokens_token_get_access_token(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetOauthV1AccessTokensTokenGetAccessToken>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetOauthV1AccessTokensTokenGetAccessToken>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    GetOauthV1AccessTokensTokenGetAccessTokenPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_OAUTH_V1_ACCESS_TOKENS_TOKEN_GET_ACCESS_TOKEN, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OAuthServiceHandlers>::get_oauth_v1_access_tokens_token_get_access_token(
-                        handlers,
-                        path.token,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_OAUTH_V1_ACCESS_TOKENS_TOKEN_GET_ACCESS_TOKEN, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetOauthV1AccessTokensTokenGetAccessToken>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        GetOauthV1AccessTokensTokenGetAccessTokenPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_OAUTH_V1_ACCESS_TOKENS_TOKEN_GET_ACCESS_TOKEN, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OAuthServiceHandlers>::get_oauth_v1_access_tokens_token_get_access_token(
+                            handlers,
+                            path.token,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering
+                    .finish(&GET_OAUTH_V1_ACCESS_TOKENS_TOKEN_GET_ACCESS_TOKEN, reply),
+            )
+        }
     }
-    async fn get_oauth_v1_refresh_tokens_token_get_refresh_token(
+    #[allow(clippy::manual_async_fn)]
+    fn get_oauth_v1_refresh_tokens_token_get_refresh_token(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetOauthV1RefreshTokensTokenGetRefreshToken>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetOauthV1RefreshTokensTokenGetRefreshToken>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    GetOauthV1RefreshTokensTokenGetRefreshTokenPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_OAUTH_V1_REFRESH_TOKENS_TOKEN_GET_REFRESH_TOKEN, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OAuthServiceHandlers>::get_oauth_v1_refresh_tokens_token_get_refresh_token(
-                        handlers,
-                        path.token,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_OAUTH_V1_REFRESH_TOKENS_TOKEN_GET_REFRESH_TOKEN, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetOauthV1RefreshTokensTokenGetRefreshToken>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        GetOauthV1RefreshTokensTokenGetRefreshTokenPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_OAUTH_V1_REFRESH_TOKENS_TOKEN_GET_REFRESH_TOKEN, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OAuthServiceHandlers>::get_oauth_v1_refresh_tokens_token_get_refresh_token(
+                            handlers,
+                            path.token,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering
+                    .finish(&GET_OAUTH_V1_REFRESH_TOKENS_TOKEN_GET_REFRESH_TOKEN, reply),
+            )
+        }
     }
-    async fn delete_oauth_v1_refresh_tokens_token_archive_refresh_token(
+    #[allow(clippy::manual_async_fn)]
+    fn delete_oauth_v1_refresh_tokens_token_archive_refresh_token(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<
             DeleteOauthV1RefreshTokensTokenArchiveRefreshToken,
         >,
-    ) -> ::std::result::Result<
-        runtime::Reply<DeleteOauthV1RefreshTokensTokenArchiveRefreshToken>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    DeleteOauthV1RefreshTokensTokenArchiveRefreshTokenPath,
-                    runtime::NoParameters,
-                    _,
-                >(&DELETE_OAUTH_V1_REFRESH_TOKENS_TOKEN_ARCHIVE_REFRESH_TOKEN, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OAuthServiceHandlers>::delete_oauth_v1_refresh_tokens_token_archive_refresh_token(
-                        handlers,
-                        path.token,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering
-                .finish(
-                    &DELETE_OAUTH_V1_REFRESH_TOKENS_TOKEN_ARCHIVE_REFRESH_TOKEN,
-                    reply,
-                ),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<DeleteOauthV1RefreshTokensTokenArchiveRefreshToken>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        DeleteOauthV1RefreshTokensTokenArchiveRefreshTokenPath,
+                        runtime::NoParameters,
+                        _,
+                    >(
+                        &DELETE_OAUTH_V1_REFRESH_TOKENS_TOKEN_ARCHIVE_REFRESH_TOKEN,
+                        &rqctx,
+                    ) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OAuthServiceHandlers>::delete_oauth_v1_refresh_tokens_token_archive_refresh_token(
+                            handlers,
+                            path.token,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering
+                    .finish(
+                        &DELETE_OAUTH_V1_REFRESH_TOKENS_TOKEN_ARCHIVE_REFRESH_TOKEN,
+                        reply,
+                    ),
+            )
+        }
     }
-    async fn post_oauth_v1_token_create_token(
+    #[allow(clippy::manual_async_fn)]
+    fn post_oauth_v1_token_create_token(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<PostOauthV1TokenCreateToken>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PostOauthV1TokenCreateToken>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body
-                    .decode::<types::PostOauthV1TokenCreateTokenRequestBody>()
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OAuthServiceHandlers>::post_oauth_v1_token_create_token(
-                        handlers,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&POST_OAUTH_V1_TOKEN_CREATE_TOKEN, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostOauthV1TokenCreateToken>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body
+                        .decode::<types::PostOauthV1TokenCreateTokenRequestBody>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OAuthServiceHandlers>::post_oauth_v1_token_create_token(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&POST_OAUTH_V1_TOKEN_CREATE_TOKEN, reply),
+            )
+        }
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,

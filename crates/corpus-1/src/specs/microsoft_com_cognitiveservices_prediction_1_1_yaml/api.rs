@@ -1078,234 +1078,259 @@ pub trait PredictionEndpointHandlers: runtime::Authenticator + runtime::serving:
 pub struct StrictServer<H>(::std::marker::PhantomData<H>);
 impl<H: PredictionEndpointHandlers> PredictionEndpointApi for StrictServer<H> {
     type Context = H;
-    async fn predict_image(
+    #[allow(clippy::manual_async_fn)]
+    fn predict_image(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<PredictImage>,
         body: runtime::RequestBody<PredictImage>,
-    ) -> ::std::result::Result<runtime::Reply<PredictImage>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let accepted = match runtime::negotiate(
-                    &PREDICT_IMAGE,
-                    rqctx.request.headers(),
-                ) {
-                    ::std::result::Result::Ok(accepted) => accepted,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(406, problem);
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    PredictImagePath,
-                    PredictImageParams,
-                    _,
-                >(&PREDICT_IMAGE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .multipart::<
-                        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                    >()
-                    .await
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as PredictionEndpointHandlers>::predict_image(
-                        handlers,
-                        path.project_id,
-                        params,
-                        body,
-                    )
-                    .await;
-                response.into_http(&accepted)
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&PREDICT_IMAGE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PredictImage>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let accepted = match runtime::negotiate(
+                        &PREDICT_IMAGE,
+                        rqctx.request.headers(),
+                    ) {
+                        ::std::result::Result::Ok(accepted) => accepted,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(406, problem);
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        PredictImagePath,
+                        PredictImageParams,
+                        _,
+                    >(&PREDICT_IMAGE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .multipart::<
+                            ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                        >()
+                        .await
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as PredictionEndpointHandlers>::predict_image(
+                            handlers,
+                            path.project_id,
+                            params,
+                            body,
+                        )
+                        .await;
+                    response.into_http(&accepted)
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&PREDICT_IMAGE, reply))
+        }
     }
-    async fn predict_image_with_no_store(
+    #[allow(clippy::manual_async_fn)]
+    fn predict_image_with_no_store(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<PredictImageWithNoStore>,
         body: runtime::RequestBody<PredictImageWithNoStore>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PredictImageWithNoStore>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let accepted = match runtime::negotiate(
-                    &PREDICT_IMAGE_WITH_NO_STORE,
-                    rqctx.request.headers(),
-                ) {
-                    ::std::result::Result::Ok(accepted) => accepted,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(406, problem);
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    PredictImageWithNoStorePath,
-                    PredictImageWithNoStoreParams,
-                    _,
-                >(&PREDICT_IMAGE_WITH_NO_STORE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .multipart::<
-                        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                    >()
-                    .await
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as PredictionEndpointHandlers>::predict_image_with_no_store(
-                        handlers,
-                        path.project_id,
-                        params,
-                        body,
-                    )
-                    .await;
-                response.into_http(&accepted)
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&PREDICT_IMAGE_WITH_NO_STORE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PredictImageWithNoStore>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let accepted = match runtime::negotiate(
+                        &PREDICT_IMAGE_WITH_NO_STORE,
+                        rqctx.request.headers(),
+                    ) {
+                        ::std::result::Result::Ok(accepted) => accepted,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(406, problem);
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        PredictImageWithNoStorePath,
+                        PredictImageWithNoStoreParams,
+                        _,
+                    >(&PREDICT_IMAGE_WITH_NO_STORE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .multipart::<
+                            ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                        >()
+                        .await
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as PredictionEndpointHandlers>::predict_image_with_no_store(
+                            handlers,
+                            path.project_id,
+                            params,
+                            body,
+                        )
+                        .await;
+                    response.into_http(&accepted)
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&PREDICT_IMAGE_WITH_NO_STORE, reply),
+            )
+        }
     }
-    async fn predict_image_url(
+    #[allow(clippy::manual_async_fn)]
+    fn predict_image_url(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<PredictImageUrl>,
         body: runtime::RequestBody<PredictImageUrl>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PredictImageUrl>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let accepted = match runtime::negotiate(
-                    &PREDICT_IMAGE_URL,
-                    rqctx.request.headers(),
-                ) {
-                    ::std::result::Result::Ok(accepted) => accepted,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(406, problem);
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    PredictImageUrlPath,
-                    PredictImageUrlParams,
-                    _,
-                >(&PREDICT_IMAGE_URL, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::ImageUrl>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as PredictionEndpointHandlers>::predict_image_url(
-                        handlers,
-                        path.project_id,
-                        params,
-                        body,
-                    )
-                    .await;
-                response.into_http(&accepted)
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&PREDICT_IMAGE_URL, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PredictImageUrl>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let accepted = match runtime::negotiate(
+                        &PREDICT_IMAGE_URL,
+                        rqctx.request.headers(),
+                    ) {
+                        ::std::result::Result::Ok(accepted) => accepted,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(406, problem);
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        PredictImageUrlPath,
+                        PredictImageUrlParams,
+                        _,
+                    >(&PREDICT_IMAGE_URL, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::ImageUrl>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as PredictionEndpointHandlers>::predict_image_url(
+                            handlers,
+                            path.project_id,
+                            params,
+                            body,
+                        )
+                        .await;
+                    response.into_http(&accepted)
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&PREDICT_IMAGE_URL, reply))
+        }
     }
-    async fn predict_image_url_with_no_store(
+    #[allow(clippy::manual_async_fn)]
+    fn predict_image_url_with_no_store(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<PredictImageUrlWithNoStore>,
         body: runtime::RequestBody<PredictImageUrlWithNoStore>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PredictImageUrlWithNoStore>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let accepted = match runtime::negotiate(
-                    &PREDICT_IMAGE_URL_WITH_NO_STORE,
-                    rqctx.request.headers(),
-                ) {
-                    ::std::result::Result::Ok(accepted) => accepted,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(406, problem);
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    PredictImageUrlWithNoStorePath,
-                    PredictImageUrlWithNoStoreParams,
-                    _,
-                >(&PREDICT_IMAGE_URL_WITH_NO_STORE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::ImageUrl>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as PredictionEndpointHandlers>::predict_image_url_with_no_store(
-                        handlers,
-                        path.project_id,
-                        params,
-                        body,
-                    )
-                    .await;
-                response.into_http(&accepted)
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&PREDICT_IMAGE_URL_WITH_NO_STORE, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PredictImageUrlWithNoStore>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let accepted = match runtime::negotiate(
+                        &PREDICT_IMAGE_URL_WITH_NO_STORE,
+                        rqctx.request.headers(),
+                    ) {
+                        ::std::result::Result::Ok(accepted) => accepted,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(406, problem);
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        PredictImageUrlWithNoStorePath,
+                        PredictImageUrlWithNoStoreParams,
+                        _,
+                    >(&PREDICT_IMAGE_URL_WITH_NO_STORE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::ImageUrl>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as PredictionEndpointHandlers>::predict_image_url_with_no_store(
+                            handlers,
+                            path.project_id,
+                            params,
+                            body,
+                        )
+                        .await;
+                    response.into_http(&accepted)
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&PREDICT_IMAGE_URL_WITH_NO_STORE, reply),
+            )
+        }
     }
 }
 /// The adapters of the operations `runtime::routing` serves

@@ -3797,449 +3797,518 @@ Creates new employee. Status of the employee will be set to `active` if `hire_da
 pub struct StrictServer<H>(::std::marker::PhantomData<H>);
 impl<H: PersonnelDataHandlers> PersonnelDataApi for StrictServer<H> {
     type Context = H;
-    async fn get_company_attendances(
+    #[allow(clippy::manual_async_fn)]
+    fn get_company_attendances(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetCompanyAttendances>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetCompanyAttendances>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    GetCompanyAttendancesParams,
-                    _,
-                >(&GET_COMPANY_ATTENDANCES, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as PersonnelDataHandlers>::get_company_attendances(
-                        handlers,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_COMPANY_ATTENDANCES, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetCompanyAttendances>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        GetCompanyAttendancesParams,
+                        _,
+                    >(&GET_COMPANY_ATTENDANCES, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as PersonnelDataHandlers>::get_company_attendances(
+                            handlers,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_COMPANY_ATTENDANCES, reply))
+        }
     }
-    async fn post_company_attendances(
+    #[allow(clippy::manual_async_fn)]
+    fn post_company_attendances(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<PostCompanyAttendances>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PostCompanyAttendances>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body
-                    .decode::<types::NewAttendancePeriodRequest>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as PersonnelDataHandlers>::post_company_attendances(
-                        handlers,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&POST_COMPANY_ATTENDANCES, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostCompanyAttendances>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body
+                        .decode::<types::NewAttendancePeriodRequest>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as PersonnelDataHandlers>::post_company_attendances(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&POST_COMPANY_ATTENDANCES, reply))
+        }
     }
-    async fn delete_company_attendances_by_id(
+    #[allow(clippy::manual_async_fn)]
+    fn delete_company_attendances_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<DeleteCompanyAttendancesById>,
-    ) -> ::std::result::Result<
-        runtime::Reply<DeleteCompanyAttendancesById>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    DeleteCompanyAttendancesByIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&DELETE_COMPANY_ATTENDANCES_BY_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as PersonnelDataHandlers>::delete_company_attendances_by_id(
-                        handlers,
-                        path.id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&DELETE_COMPANY_ATTENDANCES_BY_ID, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<DeleteCompanyAttendancesById>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        DeleteCompanyAttendancesByIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&DELETE_COMPANY_ATTENDANCES_BY_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as PersonnelDataHandlers>::delete_company_attendances_by_id(
+                            handlers,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&DELETE_COMPANY_ATTENDANCES_BY_ID, reply),
+            )
+        }
     }
-    async fn patch_company_attendances_by_id(
+    #[allow(clippy::manual_async_fn)]
+    fn patch_company_attendances_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<PatchCompanyAttendancesById>,
         body: runtime::RequestBody<PatchCompanyAttendancesById>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PatchCompanyAttendancesById>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    PatchCompanyAttendancesByIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&PATCH_COMPANY_ATTENDANCES_BY_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::UpdateAttendancePeriodRequest>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as PersonnelDataHandlers>::patch_company_attendances_by_id(
-                        handlers,
-                        path.id,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&PATCH_COMPANY_ATTENDANCES_BY_ID, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PatchCompanyAttendancesById>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        PatchCompanyAttendancesByIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&PATCH_COMPANY_ATTENDANCES_BY_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::UpdateAttendancePeriodRequest>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as PersonnelDataHandlers>::patch_company_attendances_by_id(
+                            handlers,
+                            path.id,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&PATCH_COMPANY_ATTENDANCES_BY_ID, reply),
+            )
+        }
     }
-    async fn get_company_employees(
+    #[allow(clippy::manual_async_fn)]
+    fn get_company_employees(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetCompanyEmployees>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                #[allow(deprecated)]
-                let response = <H as PersonnelDataHandlers>::get_company_employees(
-                        handlers,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_COMPANY_EMPLOYEES, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetCompanyEmployees>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    #[allow(deprecated)]
+                    let response = <H as PersonnelDataHandlers>::get_company_employees(
+                            handlers,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_COMPANY_EMPLOYEES, reply))
+        }
     }
-    async fn post_company_employees(
+    #[allow(clippy::manual_async_fn)]
+    fn post_company_employees(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<PostCompanyEmployees>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PostCompanyEmployees>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body
-                    .decode::<types::PostCompanyEmployeesRequestBody>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as PersonnelDataHandlers>::post_company_employees(
-                        handlers,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&POST_COMPANY_EMPLOYEES, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostCompanyEmployees>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body
+                        .decode::<types::PostCompanyEmployeesRequestBody>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as PersonnelDataHandlers>::post_company_employees(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&POST_COMPANY_EMPLOYEES, reply))
+        }
     }
-    async fn get_company_employees_by_employee_id(
+    #[allow(clippy::manual_async_fn)]
+    fn get_company_employees_by_employee_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetCompanyEmployeesByEmployeeId>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetCompanyEmployeesByEmployeeId>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    GetCompanyEmployeesByEmployeeIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_COMPANY_EMPLOYEES_BY_EMPLOYEE_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as PersonnelDataHandlers>::get_company_employees_by_employee_id(
-                        handlers,
-                        path.employee_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_COMPANY_EMPLOYEES_BY_EMPLOYEE_ID, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetCompanyEmployeesByEmployeeId>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        GetCompanyEmployeesByEmployeeIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_COMPANY_EMPLOYEES_BY_EMPLOYEE_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as PersonnelDataHandlers>::get_company_employees_by_employee_id(
+                            handlers,
+                            path.employee_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_COMPANY_EMPLOYEES_BY_EMPLOYEE_ID, reply),
+            )
+        }
     }
-    async fn get_company_employees_by_employee_id_profile_picture_by_width(
+    #[allow(clippy::manual_async_fn)]
+    fn get_company_employees_by_employee_id_profile_picture_by_width(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<
             GetCompanyEmployeesByEmployeeIdProfilePictureByWidth,
         >,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetCompanyEmployeesByEmployeeIdProfilePictureByWidth>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    GetCompanyEmployeesByEmployeeIdProfilePictureByWidthPath,
-                    runtime::NoParameters,
-                    _,
-                >(
-                    &GET_COMPANY_EMPLOYEES_BY_EMPLOYEE_ID_PROFILE_PICTURE_BY_WIDTH,
-                    &rqctx,
-                ) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as PersonnelDataHandlers>::get_company_employees_by_employee_id_profile_picture_by_width(
-                        handlers,
-                        path.employee_id,
-                        path.width,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering
-                .finish(
-                    &GET_COMPANY_EMPLOYEES_BY_EMPLOYEE_ID_PROFILE_PICTURE_BY_WIDTH,
-                    reply,
-                ),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetCompanyEmployeesByEmployeeIdProfilePictureByWidth>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        GetCompanyEmployeesByEmployeeIdProfilePictureByWidthPath,
+                        runtime::NoParameters,
+                        _,
+                    >(
+                        &GET_COMPANY_EMPLOYEES_BY_EMPLOYEE_ID_PROFILE_PICTURE_BY_WIDTH,
+                        &rqctx,
+                    ) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as PersonnelDataHandlers>::get_company_employees_by_employee_id_profile_picture_by_width(
+                            handlers,
+                            path.employee_id,
+                            path.width,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering
+                    .finish(
+                        &GET_COMPANY_EMPLOYEES_BY_EMPLOYEE_ID_PROFILE_PICTURE_BY_WIDTH,
+                        reply,
+                    ),
+            )
+        }
     }
-    async fn get_company_time_off_types(
+    #[allow(clippy::manual_async_fn)]
+    fn get_company_time_off_types(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetCompanyTimeOffTypes>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetCompanyTimeOffTypes>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    GetCompanyTimeOffTypesParams,
-                    _,
-                >(&GET_COMPANY_TIME_OFF_TYPES, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as PersonnelDataHandlers>::get_company_time_off_types(
-                        handlers,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_COMPANY_TIME_OFF_TYPES, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetCompanyTimeOffTypes>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        GetCompanyTimeOffTypesParams,
+                        _,
+                    >(&GET_COMPANY_TIME_OFF_TYPES, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as PersonnelDataHandlers>::get_company_time_off_types(
+                            handlers,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_COMPANY_TIME_OFF_TYPES, reply),
+            )
+        }
     }
-    async fn get_company_time_offs(
+    #[allow(clippy::manual_async_fn)]
+    fn get_company_time_offs(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetCompanyTimeOffs>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetCompanyTimeOffs>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    GetCompanyTimeOffsParams,
-                    _,
-                >(&GET_COMPANY_TIME_OFFS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as PersonnelDataHandlers>::get_company_time_offs(
-                        handlers,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_COMPANY_TIME_OFFS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetCompanyTimeOffs>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        GetCompanyTimeOffsParams,
+                        _,
+                    >(&GET_COMPANY_TIME_OFFS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as PersonnelDataHandlers>::get_company_time_offs(
+                            handlers,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_COMPANY_TIME_OFFS, reply))
+        }
     }
-    async fn post_company_time_offs(
+    #[allow(clippy::manual_async_fn)]
+    fn post_company_time_offs(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<PostCompanyTimeOffs>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PostCompanyTimeOffs>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body
-                    .decode::<types::CreateTimeOffPeriodRequest>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as PersonnelDataHandlers>::post_company_time_offs(
-                        handlers,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&POST_COMPANY_TIME_OFFS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostCompanyTimeOffs>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body
+                        .decode::<types::CreateTimeOffPeriodRequest>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as PersonnelDataHandlers>::post_company_time_offs(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&POST_COMPANY_TIME_OFFS, reply))
+        }
     }
-    async fn get_company_time_offs_by_id(
+    #[allow(clippy::manual_async_fn)]
+    fn get_company_time_offs_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetCompanyTimeOffsById>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetCompanyTimeOffsById>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    GetCompanyTimeOffsByIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_COMPANY_TIME_OFFS_BY_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as PersonnelDataHandlers>::get_company_time_offs_by_id(
-                        handlers,
-                        path.id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_COMPANY_TIME_OFFS_BY_ID, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetCompanyTimeOffsById>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        GetCompanyTimeOffsByIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_COMPANY_TIME_OFFS_BY_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as PersonnelDataHandlers>::get_company_time_offs_by_id(
+                            handlers,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_COMPANY_TIME_OFFS_BY_ID, reply),
+            )
+        }
     }
-    async fn delete_company_time_offs_by_id(
+    #[allow(clippy::manual_async_fn)]
+    fn delete_company_time_offs_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<DeleteCompanyTimeOffsById>,
-    ) -> ::std::result::Result<
-        runtime::Reply<DeleteCompanyTimeOffsById>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    DeleteCompanyTimeOffsByIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&DELETE_COMPANY_TIME_OFFS_BY_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as PersonnelDataHandlers>::delete_company_time_offs_by_id(
-                        handlers,
-                        path.id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&DELETE_COMPANY_TIME_OFFS_BY_ID, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<DeleteCompanyTimeOffsById>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        DeleteCompanyTimeOffsByIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&DELETE_COMPANY_TIME_OFFS_BY_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as PersonnelDataHandlers>::delete_company_time_offs_by_id(
+                            handlers,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&DELETE_COMPANY_TIME_OFFS_BY_ID, reply),
+            )
+        }
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,

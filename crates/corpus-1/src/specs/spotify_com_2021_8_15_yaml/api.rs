@@ -18780,3821 +18780,4252 @@ you [add tracks](https://developer.spotify.com/documentation/web-api/reference/#
 pub struct StrictServer<H>(::std::marker::PhantomData<H>);
 impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
     type Context = H;
-    async fn endpoint_get_multiple_albums(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_get_multiple_albums(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointGetMultipleAlbums>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointGetMultipleAlbums>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_GET_MULTIPLE_ALBUMS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    EndpointGetMultipleAlbumsParams,
-                    _,
-                >(&ENDPOINT_GET_MULTIPLE_ALBUMS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_get_multiple_albums(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&ENDPOINT_GET_MULTIPLE_ALBUMS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointGetMultipleAlbums>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_GET_MULTIPLE_ALBUMS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        EndpointGetMultipleAlbumsParams,
+                        _,
+                    >(&ENDPOINT_GET_MULTIPLE_ALBUMS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_get_multiple_albums(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&ENDPOINT_GET_MULTIPLE_ALBUMS, reply),
+            )
+        }
     }
-    async fn endpoint_get_an_album(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_get_an_album(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointGetAnAlbum>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointGetAnAlbum>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_GET_AN_ALBUM.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    EndpointGetAnAlbumPath,
-                    EndpointGetAnAlbumParams,
-                    _,
-                >(&ENDPOINT_GET_AN_ALBUM, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_get_an_album(
-                        handlers,
-                        &caller,
-                        path.id,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&ENDPOINT_GET_AN_ALBUM, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointGetAnAlbum>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_GET_AN_ALBUM.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        EndpointGetAnAlbumPath,
+                        EndpointGetAnAlbumParams,
+                        _,
+                    >(&ENDPOINT_GET_AN_ALBUM, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_get_an_album(
+                            handlers,
+                            &caller,
+                            path.id,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&ENDPOINT_GET_AN_ALBUM, reply))
+        }
     }
-    async fn endpoint_get_an_albums_tracks(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_get_an_albums_tracks(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointGetAnAlbumsTracks>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointGetAnAlbumsTracks>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_GET_AN_ALBUMS_TRACKS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    EndpointGetAnAlbumsTracksPath,
-                    EndpointGetAnAlbumsTracksParams,
-                    _,
-                >(&ENDPOINT_GET_AN_ALBUMS_TRACKS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_get_an_albums_tracks(
-                        handlers,
-                        &caller,
-                        path.id,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&ENDPOINT_GET_AN_ALBUMS_TRACKS, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointGetAnAlbumsTracks>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_GET_AN_ALBUMS_TRACKS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        EndpointGetAnAlbumsTracksPath,
+                        EndpointGetAnAlbumsTracksParams,
+                        _,
+                    >(&ENDPOINT_GET_AN_ALBUMS_TRACKS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_get_an_albums_tracks(
+                            handlers,
+                            &caller,
+                            path.id,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&ENDPOINT_GET_AN_ALBUMS_TRACKS, reply),
+            )
+        }
     }
-    async fn endpoint_get_multiple_artists(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_get_multiple_artists(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointGetMultipleArtists>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointGetMultipleArtists>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_GET_MULTIPLE_ARTISTS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    EndpointGetMultipleArtistsParams,
-                    _,
-                >(&ENDPOINT_GET_MULTIPLE_ARTISTS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_get_multiple_artists(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&ENDPOINT_GET_MULTIPLE_ARTISTS, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointGetMultipleArtists>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_GET_MULTIPLE_ARTISTS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        EndpointGetMultipleArtistsParams,
+                        _,
+                    >(&ENDPOINT_GET_MULTIPLE_ARTISTS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_get_multiple_artists(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&ENDPOINT_GET_MULTIPLE_ARTISTS, reply),
+            )
+        }
     }
-    async fn endpoint_get_an_artist(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_get_an_artist(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointGetAnArtist>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointGetAnArtist>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_GET_AN_ARTIST.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    EndpointGetAnArtistPath,
-                    runtime::NoParameters,
-                    _,
-                >(&ENDPOINT_GET_AN_ARTIST, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_get_an_artist(
-                        handlers,
-                        &caller,
-                        path.id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&ENDPOINT_GET_AN_ARTIST, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointGetAnArtist>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_GET_AN_ARTIST.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        EndpointGetAnArtistPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&ENDPOINT_GET_AN_ARTIST, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_get_an_artist(
+                            handlers,
+                            &caller,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&ENDPOINT_GET_AN_ARTIST, reply))
+        }
     }
-    async fn endpoint_get_an_artists_albums(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_get_an_artists_albums(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointGetAnArtistsAlbums>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointGetAnArtistsAlbums>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_GET_AN_ARTISTS_ALBUMS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    EndpointGetAnArtistsAlbumsPath,
-                    EndpointGetAnArtistsAlbumsParams,
-                    _,
-                >(&ENDPOINT_GET_AN_ARTISTS_ALBUMS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_get_an_artists_albums(
-                        handlers,
-                        &caller,
-                        path.id,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&ENDPOINT_GET_AN_ARTISTS_ALBUMS, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointGetAnArtistsAlbums>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_GET_AN_ARTISTS_ALBUMS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        EndpointGetAnArtistsAlbumsPath,
+                        EndpointGetAnArtistsAlbumsParams,
+                        _,
+                    >(&ENDPOINT_GET_AN_ARTISTS_ALBUMS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_get_an_artists_albums(
+                            handlers,
+                            &caller,
+                            path.id,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&ENDPOINT_GET_AN_ARTISTS_ALBUMS, reply),
+            )
+        }
     }
-    async fn endpoint_get_an_artists_related_artists(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_get_an_artists_related_artists(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointGetAnArtistsRelatedArtists>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointGetAnArtistsRelatedArtists>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_GET_AN_ARTISTS_RELATED_ARTISTS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    EndpointGetAnArtistsRelatedArtistsPath,
-                    runtime::NoParameters,
-                    _,
-                >(&ENDPOINT_GET_AN_ARTISTS_RELATED_ARTISTS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_get_an_artists_related_artists(
-                        handlers,
-                        &caller,
-                        path.id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&ENDPOINT_GET_AN_ARTISTS_RELATED_ARTISTS, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointGetAnArtistsRelatedArtists>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_GET_AN_ARTISTS_RELATED_ARTISTS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        EndpointGetAnArtistsRelatedArtistsPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&ENDPOINT_GET_AN_ARTISTS_RELATED_ARTISTS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_get_an_artists_related_artists(
+                            handlers,
+                            &caller,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&ENDPOINT_GET_AN_ARTISTS_RELATED_ARTISTS, reply),
+            )
+        }
     }
-    async fn endpoint_get_an_artists_top_tracks(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_get_an_artists_top_tracks(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointGetAnArtistsTopTracks>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointGetAnArtistsTopTracks>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_GET_AN_ARTISTS_TOP_TRACKS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    EndpointGetAnArtistsTopTracksPath,
-                    EndpointGetAnArtistsTopTracksParams,
-                    _,
-                >(&ENDPOINT_GET_AN_ARTISTS_TOP_TRACKS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_get_an_artists_top_tracks(
-                        handlers,
-                        &caller,
-                        path.id,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&ENDPOINT_GET_AN_ARTISTS_TOP_TRACKS, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointGetAnArtistsTopTracks>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_GET_AN_ARTISTS_TOP_TRACKS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        EndpointGetAnArtistsTopTracksPath,
+                        EndpointGetAnArtistsTopTracksParams,
+                        _,
+                    >(&ENDPOINT_GET_AN_ARTISTS_TOP_TRACKS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_get_an_artists_top_tracks(
+                            handlers,
+                            &caller,
+                            path.id,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&ENDPOINT_GET_AN_ARTISTS_TOP_TRACKS, reply),
+            )
+        }
     }
-    async fn endpoint_get_audio_analysis(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_get_audio_analysis(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointGetAudioAnalysis>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointGetAudioAnalysis>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_GET_AUDIO_ANALYSIS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    EndpointGetAudioAnalysisPath,
-                    runtime::NoParameters,
-                    _,
-                >(&ENDPOINT_GET_AUDIO_ANALYSIS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_get_audio_analysis(
-                        handlers,
-                        &caller,
-                        path.id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&ENDPOINT_GET_AUDIO_ANALYSIS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointGetAudioAnalysis>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_GET_AUDIO_ANALYSIS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        EndpointGetAudioAnalysisPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&ENDPOINT_GET_AUDIO_ANALYSIS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_get_audio_analysis(
+                            handlers,
+                            &caller,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&ENDPOINT_GET_AUDIO_ANALYSIS, reply),
+            )
+        }
     }
-    async fn endpoint_get_several_audio_features(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_get_several_audio_features(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointGetSeveralAudioFeatures>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointGetSeveralAudioFeatures>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_GET_SEVERAL_AUDIO_FEATURES.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    EndpointGetSeveralAudioFeaturesParams,
-                    _,
-                >(&ENDPOINT_GET_SEVERAL_AUDIO_FEATURES, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_get_several_audio_features(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&ENDPOINT_GET_SEVERAL_AUDIO_FEATURES, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointGetSeveralAudioFeatures>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_GET_SEVERAL_AUDIO_FEATURES.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        EndpointGetSeveralAudioFeaturesParams,
+                        _,
+                    >(&ENDPOINT_GET_SEVERAL_AUDIO_FEATURES, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_get_several_audio_features(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&ENDPOINT_GET_SEVERAL_AUDIO_FEATURES, reply),
+            )
+        }
     }
-    async fn endpoint_get_audio_features(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_get_audio_features(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointGetAudioFeatures>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointGetAudioFeatures>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_GET_AUDIO_FEATURES.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    EndpointGetAudioFeaturesPath,
-                    runtime::NoParameters,
-                    _,
-                >(&ENDPOINT_GET_AUDIO_FEATURES, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_get_audio_features(
-                        handlers,
-                        &caller,
-                        path.id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&ENDPOINT_GET_AUDIO_FEATURES, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointGetAudioFeatures>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_GET_AUDIO_FEATURES.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        EndpointGetAudioFeaturesPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&ENDPOINT_GET_AUDIO_FEATURES, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_get_audio_features(
+                            handlers,
+                            &caller,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&ENDPOINT_GET_AUDIO_FEATURES, reply),
+            )
+        }
     }
-    async fn endpoint_get_categories(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_get_categories(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointGetCategories>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointGetCategories>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_GET_CATEGORIES.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    EndpointGetCategoriesParams,
-                    _,
-                >(&ENDPOINT_GET_CATEGORIES, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_get_categories(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&ENDPOINT_GET_CATEGORIES, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointGetCategories>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_GET_CATEGORIES.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        EndpointGetCategoriesParams,
+                        _,
+                    >(&ENDPOINT_GET_CATEGORIES, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_get_categories(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&ENDPOINT_GET_CATEGORIES, reply))
+        }
     }
-    async fn endpoint_get_a_category(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_get_a_category(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointGetACategory>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointGetACategory>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_GET_A_CATEGORY.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    EndpointGetACategoryPath,
-                    EndpointGetACategoryParams,
-                    _,
-                >(&ENDPOINT_GET_A_CATEGORY, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_get_a_category(
-                        handlers,
-                        &caller,
-                        path.category_id,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&ENDPOINT_GET_A_CATEGORY, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointGetACategory>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_GET_A_CATEGORY.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        EndpointGetACategoryPath,
+                        EndpointGetACategoryParams,
+                        _,
+                    >(&ENDPOINT_GET_A_CATEGORY, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_get_a_category(
+                            handlers,
+                            &caller,
+                            path.category_id,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&ENDPOINT_GET_A_CATEGORY, reply))
+        }
     }
-    async fn endpoint_get_a_categories_playlists(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_get_a_categories_playlists(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointGetACategoriesPlaylists>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointGetACategoriesPlaylists>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_GET_A_CATEGORIES_PLAYLISTS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    EndpointGetACategoriesPlaylistsPath,
-                    EndpointGetACategoriesPlaylistsParams,
-                    _,
-                >(&ENDPOINT_GET_A_CATEGORIES_PLAYLISTS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_get_a_categories_playlists(
-                        handlers,
-                        &caller,
-                        path.category_id,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&ENDPOINT_GET_A_CATEGORIES_PLAYLISTS, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointGetACategoriesPlaylists>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_GET_A_CATEGORIES_PLAYLISTS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        EndpointGetACategoriesPlaylistsPath,
+                        EndpointGetACategoriesPlaylistsParams,
+                        _,
+                    >(&ENDPOINT_GET_A_CATEGORIES_PLAYLISTS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_get_a_categories_playlists(
+                            handlers,
+                            &caller,
+                            path.category_id,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&ENDPOINT_GET_A_CATEGORIES_PLAYLISTS, reply),
+            )
+        }
     }
-    async fn endpoint_get_featured_playlists(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_get_featured_playlists(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointGetFeaturedPlaylists>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointGetFeaturedPlaylists>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_GET_FEATURED_PLAYLISTS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    EndpointGetFeaturedPlaylistsParams,
-                    _,
-                >(&ENDPOINT_GET_FEATURED_PLAYLISTS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_get_featured_playlists(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&ENDPOINT_GET_FEATURED_PLAYLISTS, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointGetFeaturedPlaylists>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_GET_FEATURED_PLAYLISTS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        EndpointGetFeaturedPlaylistsParams,
+                        _,
+                    >(&ENDPOINT_GET_FEATURED_PLAYLISTS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_get_featured_playlists(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&ENDPOINT_GET_FEATURED_PLAYLISTS, reply),
+            )
+        }
     }
-    async fn endpoint_get_new_releases(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_get_new_releases(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointGetNewReleases>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointGetNewReleases>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_GET_NEW_RELEASES.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    EndpointGetNewReleasesParams,
-                    _,
-                >(&ENDPOINT_GET_NEW_RELEASES, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_get_new_releases(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&ENDPOINT_GET_NEW_RELEASES, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointGetNewReleases>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_GET_NEW_RELEASES.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        EndpointGetNewReleasesParams,
+                        _,
+                    >(&ENDPOINT_GET_NEW_RELEASES, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_get_new_releases(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&ENDPOINT_GET_NEW_RELEASES, reply),
+            )
+        }
     }
-    async fn endpoint_get_multiple_episodes(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_get_multiple_episodes(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointGetMultipleEpisodes>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointGetMultipleEpisodes>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_GET_MULTIPLE_EPISODES.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    EndpointGetMultipleEpisodesParams,
-                    _,
-                >(&ENDPOINT_GET_MULTIPLE_EPISODES, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_get_multiple_episodes(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&ENDPOINT_GET_MULTIPLE_EPISODES, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointGetMultipleEpisodes>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_GET_MULTIPLE_EPISODES.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        EndpointGetMultipleEpisodesParams,
+                        _,
+                    >(&ENDPOINT_GET_MULTIPLE_EPISODES, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_get_multiple_episodes(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&ENDPOINT_GET_MULTIPLE_EPISODES, reply),
+            )
+        }
     }
-    async fn endpoint_get_an_episode(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_get_an_episode(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointGetAnEpisode>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointGetAnEpisode>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_GET_AN_EPISODE.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    EndpointGetAnEpisodePath,
-                    EndpointGetAnEpisodeParams,
-                    _,
-                >(&ENDPOINT_GET_AN_EPISODE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_get_an_episode(
-                        handlers,
-                        &caller,
-                        path.id,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&ENDPOINT_GET_AN_EPISODE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointGetAnEpisode>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_GET_AN_EPISODE.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        EndpointGetAnEpisodePath,
+                        EndpointGetAnEpisodeParams,
+                        _,
+                    >(&ENDPOINT_GET_AN_EPISODE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_get_an_episode(
+                            handlers,
+                            &caller,
+                            path.id,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&ENDPOINT_GET_AN_EPISODE, reply))
+        }
     }
-    async fn endpoint_get_available_markets(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_get_available_markets(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointGetAvailableMarkets>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_GET_AVAILABLE_MARKETS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_get_available_markets(
-                        handlers,
-                        &caller,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&ENDPOINT_GET_AVAILABLE_MARKETS, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointGetAvailableMarkets>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_GET_AVAILABLE_MARKETS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_get_available_markets(
+                            handlers,
+                            &caller,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&ENDPOINT_GET_AVAILABLE_MARKETS, reply),
+            )
+        }
     }
-    async fn endpoint_get_current_users_profile(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_get_current_users_profile(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointGetCurrentUsersProfile>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_GET_CURRENT_USERS_PROFILE.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_get_current_users_profile(
-                        handlers,
-                        &caller,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&ENDPOINT_GET_CURRENT_USERS_PROFILE, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointGetCurrentUsersProfile>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_GET_CURRENT_USERS_PROFILE.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_get_current_users_profile(
+                            handlers,
+                            &caller,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&ENDPOINT_GET_CURRENT_USERS_PROFILE, reply),
+            )
+        }
     }
-    async fn endpoint_get_users_saved_albums(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_get_users_saved_albums(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointGetUsersSavedAlbums>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointGetUsersSavedAlbums>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_GET_USERS_SAVED_ALBUMS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    EndpointGetUsersSavedAlbumsParams,
-                    _,
-                >(&ENDPOINT_GET_USERS_SAVED_ALBUMS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_get_users_saved_albums(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&ENDPOINT_GET_USERS_SAVED_ALBUMS, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointGetUsersSavedAlbums>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_GET_USERS_SAVED_ALBUMS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        EndpointGetUsersSavedAlbumsParams,
+                        _,
+                    >(&ENDPOINT_GET_USERS_SAVED_ALBUMS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_get_users_saved_albums(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&ENDPOINT_GET_USERS_SAVED_ALBUMS, reply),
+            )
+        }
     }
-    async fn endpoint_save_albums_user(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_save_albums_user(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointSaveAlbumsUser>,
         body: runtime::RequestBody<EndpointSaveAlbumsUser>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointSaveAlbumsUser>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_SAVE_ALBUMS_USER.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    EndpointSaveAlbumsUserParams,
-                    _,
-                >(&ENDPOINT_SAVE_ALBUMS_USER, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::EndpointSaveAlbumsUserRequestBody>()
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_save_albums_user(
-                        handlers,
-                        &caller,
-                        params,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&ENDPOINT_SAVE_ALBUMS_USER, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointSaveAlbumsUser>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_SAVE_ALBUMS_USER.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        EndpointSaveAlbumsUserParams,
+                        _,
+                    >(&ENDPOINT_SAVE_ALBUMS_USER, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::EndpointSaveAlbumsUserRequestBody>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_save_albums_user(
+                            handlers,
+                            &caller,
+                            params,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&ENDPOINT_SAVE_ALBUMS_USER, reply),
+            )
+        }
     }
-    async fn endpoint_remove_albums_user(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_remove_albums_user(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointRemoveAlbumsUser>,
         body: runtime::RequestBody<EndpointRemoveAlbumsUser>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointRemoveAlbumsUser>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_REMOVE_ALBUMS_USER.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    EndpointRemoveAlbumsUserParams,
-                    _,
-                >(&ENDPOINT_REMOVE_ALBUMS_USER, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::EndpointRemoveAlbumsUserRequestBody>()
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_remove_albums_user(
-                        handlers,
-                        &caller,
-                        params,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&ENDPOINT_REMOVE_ALBUMS_USER, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointRemoveAlbumsUser>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_REMOVE_ALBUMS_USER.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        EndpointRemoveAlbumsUserParams,
+                        _,
+                    >(&ENDPOINT_REMOVE_ALBUMS_USER, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::EndpointRemoveAlbumsUserRequestBody>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_remove_albums_user(
+                            handlers,
+                            &caller,
+                            params,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&ENDPOINT_REMOVE_ALBUMS_USER, reply),
+            )
+        }
     }
-    async fn endpoint_check_users_saved_albums(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_check_users_saved_albums(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointCheckUsersSavedAlbums>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointCheckUsersSavedAlbums>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_CHECK_USERS_SAVED_ALBUMS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    EndpointCheckUsersSavedAlbumsParams,
-                    _,
-                >(&ENDPOINT_CHECK_USERS_SAVED_ALBUMS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_check_users_saved_albums(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&ENDPOINT_CHECK_USERS_SAVED_ALBUMS, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointCheckUsersSavedAlbums>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_CHECK_USERS_SAVED_ALBUMS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        EndpointCheckUsersSavedAlbumsParams,
+                        _,
+                    >(&ENDPOINT_CHECK_USERS_SAVED_ALBUMS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_check_users_saved_albums(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&ENDPOINT_CHECK_USERS_SAVED_ALBUMS, reply),
+            )
+        }
     }
-    async fn endpoint_get_users_saved_episodes(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_get_users_saved_episodes(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointGetUsersSavedEpisodes>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointGetUsersSavedEpisodes>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_GET_USERS_SAVED_EPISODES.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    EndpointGetUsersSavedEpisodesParams,
-                    _,
-                >(&ENDPOINT_GET_USERS_SAVED_EPISODES, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_get_users_saved_episodes(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&ENDPOINT_GET_USERS_SAVED_EPISODES, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointGetUsersSavedEpisodes>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_GET_USERS_SAVED_EPISODES.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        EndpointGetUsersSavedEpisodesParams,
+                        _,
+                    >(&ENDPOINT_GET_USERS_SAVED_EPISODES, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_get_users_saved_episodes(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&ENDPOINT_GET_USERS_SAVED_EPISODES, reply),
+            )
+        }
     }
-    async fn endpoint_save_episodes_user(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_save_episodes_user(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointSaveEpisodesUser>,
         body: runtime::RequestBody<EndpointSaveEpisodesUser>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointSaveEpisodesUser>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_SAVE_EPISODES_USER.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    EndpointSaveEpisodesUserParams,
-                    _,
-                >(&ENDPOINT_SAVE_EPISODES_USER, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::EndpointSaveEpisodesUserRequestBody>()
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_save_episodes_user(
-                        handlers,
-                        &caller,
-                        params,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&ENDPOINT_SAVE_EPISODES_USER, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointSaveEpisodesUser>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_SAVE_EPISODES_USER.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        EndpointSaveEpisodesUserParams,
+                        _,
+                    >(&ENDPOINT_SAVE_EPISODES_USER, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::EndpointSaveEpisodesUserRequestBody>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_save_episodes_user(
+                            handlers,
+                            &caller,
+                            params,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&ENDPOINT_SAVE_EPISODES_USER, reply),
+            )
+        }
     }
-    async fn endpoint_remove_episodes_user(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_remove_episodes_user(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointRemoveEpisodesUser>,
         body: runtime::RequestBody<EndpointRemoveEpisodesUser>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointRemoveEpisodesUser>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_REMOVE_EPISODES_USER.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    EndpointRemoveEpisodesUserParams,
-                    _,
-                >(&ENDPOINT_REMOVE_EPISODES_USER, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::EndpointRemoveEpisodesUserRequestBody>()
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_remove_episodes_user(
-                        handlers,
-                        &caller,
-                        params,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&ENDPOINT_REMOVE_EPISODES_USER, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointRemoveEpisodesUser>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_REMOVE_EPISODES_USER.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        EndpointRemoveEpisodesUserParams,
+                        _,
+                    >(&ENDPOINT_REMOVE_EPISODES_USER, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::EndpointRemoveEpisodesUserRequestBody>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_remove_episodes_user(
+                            handlers,
+                            &caller,
+                            params,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&ENDPOINT_REMOVE_EPISODES_USER, reply),
+            )
+        }
     }
-    async fn endpoint_check_users_saved_episodes(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_check_users_saved_episodes(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointCheckUsersSavedEpisodes>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointCheckUsersSavedEpisodes>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_CHECK_USERS_SAVED_EPISODES.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    EndpointCheckUsersSavedEpisodesParams,
-                    _,
-                >(&ENDPOINT_CHECK_USERS_SAVED_EPISODES, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_check_users_saved_episodes(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&ENDPOINT_CHECK_USERS_SAVED_EPISODES, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointCheckUsersSavedEpisodes>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_CHECK_USERS_SAVED_EPISODES.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        EndpointCheckUsersSavedEpisodesParams,
+                        _,
+                    >(&ENDPOINT_CHECK_USERS_SAVED_EPISODES, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_check_users_saved_episodes(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&ENDPOINT_CHECK_USERS_SAVED_EPISODES, reply),
+            )
+        }
     }
-    async fn endpoint_get_followed(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_get_followed(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointGetFollowed>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointGetFollowed>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_GET_FOLLOWED.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    EndpointGetFollowedParams,
-                    _,
-                >(&ENDPOINT_GET_FOLLOWED, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_get_followed(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&ENDPOINT_GET_FOLLOWED, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointGetFollowed>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_GET_FOLLOWED.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        EndpointGetFollowedParams,
+                        _,
+                    >(&ENDPOINT_GET_FOLLOWED, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_get_followed(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&ENDPOINT_GET_FOLLOWED, reply))
+        }
     }
-    async fn endpoint_follow_artists_users(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_follow_artists_users(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointFollowArtistsUsers>,
         body: runtime::RequestBody<EndpointFollowArtistsUsers>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointFollowArtistsUsers>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_FOLLOW_ARTISTS_USERS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    EndpointFollowArtistsUsersParams,
-                    _,
-                >(&ENDPOINT_FOLLOW_ARTISTS_USERS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::EndpointFollowArtistsUsersRequestBody>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_follow_artists_users(
-                        handlers,
-                        &caller,
-                        params,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&ENDPOINT_FOLLOW_ARTISTS_USERS, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointFollowArtistsUsers>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_FOLLOW_ARTISTS_USERS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        EndpointFollowArtistsUsersParams,
+                        _,
+                    >(&ENDPOINT_FOLLOW_ARTISTS_USERS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::EndpointFollowArtistsUsersRequestBody>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_follow_artists_users(
+                            handlers,
+                            &caller,
+                            params,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&ENDPOINT_FOLLOW_ARTISTS_USERS, reply),
+            )
+        }
     }
-    async fn endpoint_unfollow_artists_users(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_unfollow_artists_users(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointUnfollowArtistsUsers>,
         body: runtime::RequestBody<EndpointUnfollowArtistsUsers>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointUnfollowArtistsUsers>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_UNFOLLOW_ARTISTS_USERS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    EndpointUnfollowArtistsUsersParams,
-                    _,
-                >(&ENDPOINT_UNFOLLOW_ARTISTS_USERS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::EndpointUnfollowArtistsUsersRequestBody>()
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_unfollow_artists_users(
-                        handlers,
-                        &caller,
-                        params,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&ENDPOINT_UNFOLLOW_ARTISTS_USERS, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointUnfollowArtistsUsers>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_UNFOLLOW_ARTISTS_USERS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        EndpointUnfollowArtistsUsersParams,
+                        _,
+                    >(&ENDPOINT_UNFOLLOW_ARTISTS_USERS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::EndpointUnfollowArtistsUsersRequestBody>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_unfollow_artists_users(
+                            handlers,
+                            &caller,
+                            params,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&ENDPOINT_UNFOLLOW_ARTISTS_USERS, reply),
+            )
+        }
     }
-    async fn endpoint_check_current_user_follows(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_check_current_user_follows(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointCheckCurrentUserFollows>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointCheckCurrentUserFollows>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_CHECK_CURRENT_USER_FOLLOWS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    EndpointCheckCurrentUserFollowsParams,
-                    _,
-                >(&ENDPOINT_CHECK_CURRENT_USER_FOLLOWS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_check_current_user_follows(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&ENDPOINT_CHECK_CURRENT_USER_FOLLOWS, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointCheckCurrentUserFollows>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_CHECK_CURRENT_USER_FOLLOWS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        EndpointCheckCurrentUserFollowsParams,
+                        _,
+                    >(&ENDPOINT_CHECK_CURRENT_USER_FOLLOWS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_check_current_user_follows(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&ENDPOINT_CHECK_CURRENT_USER_FOLLOWS, reply),
+            )
+        }
     }
-    async fn endpoint_get_information_about_the_users_current_playback(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_get_information_about_the_users_current_playback(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<
             EndpointGetInformationAboutTheUsersCurrentPlayback,
         >,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointGetInformationAboutTheUsersCurrentPlayback>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_GET_INFORMATION_ABOUT_THE_USERS_CURRENT_PLAYBACK
-                            .security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    EndpointGetInformationAboutTheUsersCurrentPlaybackParams,
-                    _,
-                >(&ENDPOINT_GET_INFORMATION_ABOUT_THE_USERS_CURRENT_PLAYBACK, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_get_information_about_the_users_current_playback(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering
-                .finish(
-                    &ENDPOINT_GET_INFORMATION_ABOUT_THE_USERS_CURRENT_PLAYBACK,
-                    reply,
-                ),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointGetInformationAboutTheUsersCurrentPlayback>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_GET_INFORMATION_ABOUT_THE_USERS_CURRENT_PLAYBACK
+                                .security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        EndpointGetInformationAboutTheUsersCurrentPlaybackParams,
+                        _,
+                    >(
+                        &ENDPOINT_GET_INFORMATION_ABOUT_THE_USERS_CURRENT_PLAYBACK,
+                        &rqctx,
+                    ) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_get_information_about_the_users_current_playback(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering
+                    .finish(
+                        &ENDPOINT_GET_INFORMATION_ABOUT_THE_USERS_CURRENT_PLAYBACK,
+                        reply,
+                    ),
+            )
+        }
     }
-    async fn endpoint_transfer_a_users_playback(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_transfer_a_users_playback(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<EndpointTransferAUsersPlayback>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointTransferAUsersPlayback>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_TRANSFER_A_USERS_PLAYBACK.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let body = match body
-                    .decode::<types::EndpointTransferAUsersPlaybackRequestBody>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_transfer_a_users_playback(
-                        handlers,
-                        &caller,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&ENDPOINT_TRANSFER_A_USERS_PLAYBACK, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointTransferAUsersPlayback>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_TRANSFER_A_USERS_PLAYBACK.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::EndpointTransferAUsersPlaybackRequestBody>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_transfer_a_users_playback(
+                            handlers,
+                            &caller,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&ENDPOINT_TRANSFER_A_USERS_PLAYBACK, reply),
+            )
+        }
     }
-    async fn endpoint_get_the_users_currently_playing_track(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_get_the_users_currently_playing_track(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointGetTheUsersCurrentlyPlayingTrack>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointGetTheUsersCurrentlyPlayingTrack>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_GET_THE_USERS_CURRENTLY_PLAYING_TRACK.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    EndpointGetTheUsersCurrentlyPlayingTrackParams,
-                    _,
-                >(&ENDPOINT_GET_THE_USERS_CURRENTLY_PLAYING_TRACK, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_get_the_users_currently_playing_track(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&ENDPOINT_GET_THE_USERS_CURRENTLY_PLAYING_TRACK, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointGetTheUsersCurrentlyPlayingTrack>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_GET_THE_USERS_CURRENTLY_PLAYING_TRACK.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        EndpointGetTheUsersCurrentlyPlayingTrackParams,
+                        _,
+                    >(&ENDPOINT_GET_THE_USERS_CURRENTLY_PLAYING_TRACK, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_get_the_users_currently_playing_track(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&ENDPOINT_GET_THE_USERS_CURRENTLY_PLAYING_TRACK, reply),
+            )
+        }
     }
-    async fn endpoint_get_a_users_available_devices(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_get_a_users_available_devices(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointGetAUsersAvailableDevices>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_GET_A_USERS_AVAILABLE_DEVICES.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_get_a_users_available_devices(
-                        handlers,
-                        &caller,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&ENDPOINT_GET_A_USERS_AVAILABLE_DEVICES, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointGetAUsersAvailableDevices>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_GET_A_USERS_AVAILABLE_DEVICES.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_get_a_users_available_devices(
+                            handlers,
+                            &caller,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&ENDPOINT_GET_A_USERS_AVAILABLE_DEVICES, reply),
+            )
+        }
     }
-    async fn endpoint_skip_users_playback_to_next_track(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_skip_users_playback_to_next_track(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointSkipUsersPlaybackToNextTrack>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointSkipUsersPlaybackToNextTrack>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_SKIP_USERS_PLAYBACK_TO_NEXT_TRACK.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    EndpointSkipUsersPlaybackToNextTrackParams,
-                    _,
-                >(&ENDPOINT_SKIP_USERS_PLAYBACK_TO_NEXT_TRACK, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_skip_users_playback_to_next_track(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&ENDPOINT_SKIP_USERS_PLAYBACK_TO_NEXT_TRACK, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointSkipUsersPlaybackToNextTrack>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_SKIP_USERS_PLAYBACK_TO_NEXT_TRACK.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        EndpointSkipUsersPlaybackToNextTrackParams,
+                        _,
+                    >(&ENDPOINT_SKIP_USERS_PLAYBACK_TO_NEXT_TRACK, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_skip_users_playback_to_next_track(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&ENDPOINT_SKIP_USERS_PLAYBACK_TO_NEXT_TRACK, reply),
+            )
+        }
     }
-    async fn endpoint_pause_a_users_playback(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_pause_a_users_playback(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointPauseAUsersPlayback>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointPauseAUsersPlayback>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_PAUSE_A_USERS_PLAYBACK.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    EndpointPauseAUsersPlaybackParams,
-                    _,
-                >(&ENDPOINT_PAUSE_A_USERS_PLAYBACK, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_pause_a_users_playback(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&ENDPOINT_PAUSE_A_USERS_PLAYBACK, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointPauseAUsersPlayback>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_PAUSE_A_USERS_PLAYBACK.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        EndpointPauseAUsersPlaybackParams,
+                        _,
+                    >(&ENDPOINT_PAUSE_A_USERS_PLAYBACK, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_pause_a_users_playback(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&ENDPOINT_PAUSE_A_USERS_PLAYBACK, reply),
+            )
+        }
     }
-    async fn endpoint_start_a_users_playback(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_start_a_users_playback(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointStartAUsersPlayback>,
         body: runtime::RequestBody<EndpointStartAUsersPlayback>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointStartAUsersPlayback>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_START_A_USERS_PLAYBACK.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    EndpointStartAUsersPlaybackParams,
-                    _,
-                >(&ENDPOINT_START_A_USERS_PLAYBACK, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::EndpointStartAUsersPlaybackRequestBody>()
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_start_a_users_playback(
-                        handlers,
-                        &caller,
-                        params,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&ENDPOINT_START_A_USERS_PLAYBACK, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointStartAUsersPlayback>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_START_A_USERS_PLAYBACK.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        EndpointStartAUsersPlaybackParams,
+                        _,
+                    >(&ENDPOINT_START_A_USERS_PLAYBACK, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::EndpointStartAUsersPlaybackRequestBody>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_start_a_users_playback(
+                            handlers,
+                            &caller,
+                            params,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&ENDPOINT_START_A_USERS_PLAYBACK, reply),
+            )
+        }
     }
-    async fn endpoint_skip_users_playback_to_previous_track(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_skip_users_playback_to_previous_track(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointSkipUsersPlaybackToPreviousTrack>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointSkipUsersPlaybackToPreviousTrack>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_SKIP_USERS_PLAYBACK_TO_PREVIOUS_TRACK.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    EndpointSkipUsersPlaybackToPreviousTrackParams,
-                    _,
-                >(&ENDPOINT_SKIP_USERS_PLAYBACK_TO_PREVIOUS_TRACK, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_skip_users_playback_to_previous_track(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&ENDPOINT_SKIP_USERS_PLAYBACK_TO_PREVIOUS_TRACK, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointSkipUsersPlaybackToPreviousTrack>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_SKIP_USERS_PLAYBACK_TO_PREVIOUS_TRACK.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        EndpointSkipUsersPlaybackToPreviousTrackParams,
+                        _,
+                    >(&ENDPOINT_SKIP_USERS_PLAYBACK_TO_PREVIOUS_TRACK, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_skip_users_playback_to_previous_track(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&ENDPOINT_SKIP_USERS_PLAYBACK_TO_PREVIOUS_TRACK, reply),
+            )
+        }
     }
-    async fn endpoint_add_to_queue(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_add_to_queue(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointAddToQueue>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointAddToQueue>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_ADD_TO_QUEUE.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    EndpointAddToQueueParams,
-                    _,
-                >(&ENDPOINT_ADD_TO_QUEUE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_add_to_queue(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&ENDPOINT_ADD_TO_QUEUE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointAddToQueue>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_ADD_TO_QUEUE.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        EndpointAddToQueueParams,
+                        _,
+                    >(&ENDPOINT_ADD_TO_QUEUE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_add_to_queue(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&ENDPOINT_ADD_TO_QUEUE, reply))
+        }
     }
-    async fn endpoint_get_recently_played(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_get_recently_played(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointGetRecentlyPlayed>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointGetRecentlyPlayed>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_GET_RECENTLY_PLAYED.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    EndpointGetRecentlyPlayedParams,
-                    _,
-                >(&ENDPOINT_GET_RECENTLY_PLAYED, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_get_recently_played(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&ENDPOINT_GET_RECENTLY_PLAYED, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointGetRecentlyPlayed>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_GET_RECENTLY_PLAYED.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        EndpointGetRecentlyPlayedParams,
+                        _,
+                    >(&ENDPOINT_GET_RECENTLY_PLAYED, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_get_recently_played(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&ENDPOINT_GET_RECENTLY_PLAYED, reply),
+            )
+        }
     }
-    async fn endpoint_set_repeat_mode_on_users_playback(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_set_repeat_mode_on_users_playback(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointSetRepeatModeOnUsersPlayback>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointSetRepeatModeOnUsersPlayback>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_SET_REPEAT_MODE_ON_USERS_PLAYBACK.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    EndpointSetRepeatModeOnUsersPlaybackParams,
-                    _,
-                >(&ENDPOINT_SET_REPEAT_MODE_ON_USERS_PLAYBACK, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_set_repeat_mode_on_users_playback(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&ENDPOINT_SET_REPEAT_MODE_ON_USERS_PLAYBACK, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointSetRepeatModeOnUsersPlayback>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_SET_REPEAT_MODE_ON_USERS_PLAYBACK.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        EndpointSetRepeatModeOnUsersPlaybackParams,
+                        _,
+                    >(&ENDPOINT_SET_REPEAT_MODE_ON_USERS_PLAYBACK, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_set_repeat_mode_on_users_playback(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&ENDPOINT_SET_REPEAT_MODE_ON_USERS_PLAYBACK, reply),
+            )
+        }
     }
-    async fn endpoint_seek_to_position_in_currently_playing_track(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_seek_to_position_in_currently_playing_track(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointSeekToPositionInCurrentlyPlayingTrack>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointSeekToPositionInCurrentlyPlayingTrack>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_SEEK_TO_POSITION_IN_CURRENTLY_PLAYING_TRACK.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    EndpointSeekToPositionInCurrentlyPlayingTrackParams,
-                    _,
-                >(&ENDPOINT_SEEK_TO_POSITION_IN_CURRENTLY_PLAYING_TRACK, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_seek_to_position_in_currently_playing_track(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering
-                .finish(&ENDPOINT_SEEK_TO_POSITION_IN_CURRENTLY_PLAYING_TRACK, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointSeekToPositionInCurrentlyPlayingTrack>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_SEEK_TO_POSITION_IN_CURRENTLY_PLAYING_TRACK.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        EndpointSeekToPositionInCurrentlyPlayingTrackParams,
+                        _,
+                    >(&ENDPOINT_SEEK_TO_POSITION_IN_CURRENTLY_PLAYING_TRACK, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_seek_to_position_in_currently_playing_track(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering
+                    .finish(&ENDPOINT_SEEK_TO_POSITION_IN_CURRENTLY_PLAYING_TRACK, reply),
+            )
+        }
     }
-    async fn endpoint_toggle_shuffle_for_users_playback(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_toggle_shuffle_for_users_playback(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointToggleShuffleForUsersPlayback>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointToggleShuffleForUsersPlayback>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_TOGGLE_SHUFFLE_FOR_USERS_PLAYBACK.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    EndpointToggleShuffleForUsersPlaybackParams,
-                    _,
-                >(&ENDPOINT_TOGGLE_SHUFFLE_FOR_USERS_PLAYBACK, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_toggle_shuffle_for_users_playback(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&ENDPOINT_TOGGLE_SHUFFLE_FOR_USERS_PLAYBACK, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointToggleShuffleForUsersPlayback>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_TOGGLE_SHUFFLE_FOR_USERS_PLAYBACK.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        EndpointToggleShuffleForUsersPlaybackParams,
+                        _,
+                    >(&ENDPOINT_TOGGLE_SHUFFLE_FOR_USERS_PLAYBACK, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_toggle_shuffle_for_users_playback(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&ENDPOINT_TOGGLE_SHUFFLE_FOR_USERS_PLAYBACK, reply),
+            )
+        }
     }
-    async fn endpoint_set_volume_for_users_playback(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_set_volume_for_users_playback(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointSetVolumeForUsersPlayback>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointSetVolumeForUsersPlayback>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_SET_VOLUME_FOR_USERS_PLAYBACK.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    EndpointSetVolumeForUsersPlaybackParams,
-                    _,
-                >(&ENDPOINT_SET_VOLUME_FOR_USERS_PLAYBACK, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_set_volume_for_users_playback(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&ENDPOINT_SET_VOLUME_FOR_USERS_PLAYBACK, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointSetVolumeForUsersPlayback>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_SET_VOLUME_FOR_USERS_PLAYBACK.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        EndpointSetVolumeForUsersPlaybackParams,
+                        _,
+                    >(&ENDPOINT_SET_VOLUME_FOR_USERS_PLAYBACK, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_set_volume_for_users_playback(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&ENDPOINT_SET_VOLUME_FOR_USERS_PLAYBACK, reply),
+            )
+        }
     }
-    async fn endpoint_get_a_list_of_current_users_playlists(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_get_a_list_of_current_users_playlists(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointGetAListOfCurrentUsersPlaylists>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointGetAListOfCurrentUsersPlaylists>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_GET_A_LIST_OF_CURRENT_USERS_PLAYLISTS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    EndpointGetAListOfCurrentUsersPlaylistsParams,
-                    _,
-                >(&ENDPOINT_GET_A_LIST_OF_CURRENT_USERS_PLAYLISTS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_get_a_list_of_current_users_playlists(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&ENDPOINT_GET_A_LIST_OF_CURRENT_USERS_PLAYLISTS, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointGetAListOfCurrentUsersPlaylists>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_GET_A_LIST_OF_CURRENT_USERS_PLAYLISTS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        EndpointGetAListOfCurrentUsersPlaylistsParams,
+                        _,
+                    >(&ENDPOINT_GET_A_LIST_OF_CURRENT_USERS_PLAYLISTS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_get_a_list_of_current_users_playlists(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&ENDPOINT_GET_A_LIST_OF_CURRENT_USERS_PLAYLISTS, reply),
+            )
+        }
     }
-    async fn endpoint_get_users_saved_shows(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_get_users_saved_shows(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointGetUsersSavedShows>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointGetUsersSavedShows>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_GET_USERS_SAVED_SHOWS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    EndpointGetUsersSavedShowsParams,
-                    _,
-                >(&ENDPOINT_GET_USERS_SAVED_SHOWS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_get_users_saved_shows(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&ENDPOINT_GET_USERS_SAVED_SHOWS, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointGetUsersSavedShows>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_GET_USERS_SAVED_SHOWS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        EndpointGetUsersSavedShowsParams,
+                        _,
+                    >(&ENDPOINT_GET_USERS_SAVED_SHOWS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_get_users_saved_shows(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&ENDPOINT_GET_USERS_SAVED_SHOWS, reply),
+            )
+        }
     }
-    async fn endpoint_save_shows_user(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_save_shows_user(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointSaveShowsUser>,
         body: runtime::RequestBody<EndpointSaveShowsUser>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointSaveShowsUser>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_SAVE_SHOWS_USER.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    EndpointSaveShowsUserParams,
-                    _,
-                >(&ENDPOINT_SAVE_SHOWS_USER, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body.decode::<types::EndpointSaveShowsUserRequestBody>()
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_save_shows_user(
-                        handlers,
-                        &caller,
-                        params,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&ENDPOINT_SAVE_SHOWS_USER, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointSaveShowsUser>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_SAVE_SHOWS_USER.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        EndpointSaveShowsUserParams,
+                        _,
+                    >(&ENDPOINT_SAVE_SHOWS_USER, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::EndpointSaveShowsUserRequestBody>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_save_shows_user(
+                            handlers,
+                            &caller,
+                            params,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&ENDPOINT_SAVE_SHOWS_USER, reply))
+        }
     }
-    async fn endpoint_remove_shows_user(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_remove_shows_user(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointRemoveShowsUser>,
         body: runtime::RequestBody<EndpointRemoveShowsUser>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointRemoveShowsUser>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_REMOVE_SHOWS_USER.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    EndpointRemoveShowsUserParams,
-                    _,
-                >(&ENDPOINT_REMOVE_SHOWS_USER, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::EndpointRemoveShowsUserRequestBody>()
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_remove_shows_user(
-                        handlers,
-                        &caller,
-                        params,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&ENDPOINT_REMOVE_SHOWS_USER, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointRemoveShowsUser>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_REMOVE_SHOWS_USER.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        EndpointRemoveShowsUserParams,
+                        _,
+                    >(&ENDPOINT_REMOVE_SHOWS_USER, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::EndpointRemoveShowsUserRequestBody>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_remove_shows_user(
+                            handlers,
+                            &caller,
+                            params,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&ENDPOINT_REMOVE_SHOWS_USER, reply),
+            )
+        }
     }
-    async fn endpoint_check_users_saved_shows(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_check_users_saved_shows(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointCheckUsersSavedShows>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointCheckUsersSavedShows>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_CHECK_USERS_SAVED_SHOWS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    EndpointCheckUsersSavedShowsParams,
-                    _,
-                >(&ENDPOINT_CHECK_USERS_SAVED_SHOWS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_check_users_saved_shows(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&ENDPOINT_CHECK_USERS_SAVED_SHOWS, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointCheckUsersSavedShows>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_CHECK_USERS_SAVED_SHOWS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        EndpointCheckUsersSavedShowsParams,
+                        _,
+                    >(&ENDPOINT_CHECK_USERS_SAVED_SHOWS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_check_users_saved_shows(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&ENDPOINT_CHECK_USERS_SAVED_SHOWS, reply),
+            )
+        }
     }
-    async fn endpoint_get_users_top_artists_and_tracks(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_get_users_top_artists_and_tracks(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointGetUsersTopArtistsAndTracks>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointGetUsersTopArtistsAndTracks>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_GET_USERS_TOP_ARTISTS_AND_TRACKS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    EndpointGetUsersTopArtistsAndTracksPath,
-                    EndpointGetUsersTopArtistsAndTracksParams,
-                    _,
-                >(&ENDPOINT_GET_USERS_TOP_ARTISTS_AND_TRACKS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_get_users_top_artists_and_tracks(
-                        handlers,
-                        &caller,
-                        path.type_,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&ENDPOINT_GET_USERS_TOP_ARTISTS_AND_TRACKS, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointGetUsersTopArtistsAndTracks>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_GET_USERS_TOP_ARTISTS_AND_TRACKS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        EndpointGetUsersTopArtistsAndTracksPath,
+                        EndpointGetUsersTopArtistsAndTracksParams,
+                        _,
+                    >(&ENDPOINT_GET_USERS_TOP_ARTISTS_AND_TRACKS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_get_users_top_artists_and_tracks(
+                            handlers,
+                            &caller,
+                            path.type_,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&ENDPOINT_GET_USERS_TOP_ARTISTS_AND_TRACKS, reply),
+            )
+        }
     }
-    async fn endpoint_get_users_saved_tracks(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_get_users_saved_tracks(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointGetUsersSavedTracks>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointGetUsersSavedTracks>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_GET_USERS_SAVED_TRACKS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    EndpointGetUsersSavedTracksParams,
-                    _,
-                >(&ENDPOINT_GET_USERS_SAVED_TRACKS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_get_users_saved_tracks(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&ENDPOINT_GET_USERS_SAVED_TRACKS, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointGetUsersSavedTracks>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_GET_USERS_SAVED_TRACKS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        EndpointGetUsersSavedTracksParams,
+                        _,
+                    >(&ENDPOINT_GET_USERS_SAVED_TRACKS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_get_users_saved_tracks(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&ENDPOINT_GET_USERS_SAVED_TRACKS, reply),
+            )
+        }
     }
-    async fn endpoint_save_tracks_user(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_save_tracks_user(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointSaveTracksUser>,
         body: runtime::RequestBody<EndpointSaveTracksUser>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointSaveTracksUser>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_SAVE_TRACKS_USER.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    EndpointSaveTracksUserParams,
-                    _,
-                >(&ENDPOINT_SAVE_TRACKS_USER, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::EndpointSaveTracksUserRequestBody>()
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_save_tracks_user(
-                        handlers,
-                        &caller,
-                        params,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&ENDPOINT_SAVE_TRACKS_USER, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointSaveTracksUser>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_SAVE_TRACKS_USER.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        EndpointSaveTracksUserParams,
+                        _,
+                    >(&ENDPOINT_SAVE_TRACKS_USER, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::EndpointSaveTracksUserRequestBody>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_save_tracks_user(
+                            handlers,
+                            &caller,
+                            params,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&ENDPOINT_SAVE_TRACKS_USER, reply),
+            )
+        }
     }
-    async fn endpoint_remove_tracks_user(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_remove_tracks_user(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointRemoveTracksUser>,
         body: runtime::RequestBody<EndpointRemoveTracksUser>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointRemoveTracksUser>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_REMOVE_TRACKS_USER.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    EndpointRemoveTracksUserParams,
-                    _,
-                >(&ENDPOINT_REMOVE_TRACKS_USER, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::EndpointRemoveTracksUserRequestBody>()
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_remove_tracks_user(
-                        handlers,
-                        &caller,
-                        params,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&ENDPOINT_REMOVE_TRACKS_USER, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointRemoveTracksUser>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_REMOVE_TRACKS_USER.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        EndpointRemoveTracksUserParams,
+                        _,
+                    >(&ENDPOINT_REMOVE_TRACKS_USER, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::EndpointRemoveTracksUserRequestBody>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_remove_tracks_user(
+                            handlers,
+                            &caller,
+                            params,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&ENDPOINT_REMOVE_TRACKS_USER, reply),
+            )
+        }
     }
-    async fn endpoint_check_users_saved_tracks(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_check_users_saved_tracks(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointCheckUsersSavedTracks>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointCheckUsersSavedTracks>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_CHECK_USERS_SAVED_TRACKS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    EndpointCheckUsersSavedTracksParams,
-                    _,
-                >(&ENDPOINT_CHECK_USERS_SAVED_TRACKS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_check_users_saved_tracks(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&ENDPOINT_CHECK_USERS_SAVED_TRACKS, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointCheckUsersSavedTracks>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_CHECK_USERS_SAVED_TRACKS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        EndpointCheckUsersSavedTracksParams,
+                        _,
+                    >(&ENDPOINT_CHECK_USERS_SAVED_TRACKS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_check_users_saved_tracks(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&ENDPOINT_CHECK_USERS_SAVED_TRACKS, reply),
+            )
+        }
     }
-    async fn endpoint_get_playlist(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_get_playlist(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointGetPlaylist>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointGetPlaylist>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_GET_PLAYLIST.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    EndpointGetPlaylistPath,
-                    EndpointGetPlaylistParams,
-                    _,
-                >(&ENDPOINT_GET_PLAYLIST, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_get_playlist(
-                        handlers,
-                        &caller,
-                        path.playlist_id,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&ENDPOINT_GET_PLAYLIST, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointGetPlaylist>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_GET_PLAYLIST.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        EndpointGetPlaylistPath,
+                        EndpointGetPlaylistParams,
+                        _,
+                    >(&ENDPOINT_GET_PLAYLIST, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_get_playlist(
+                            handlers,
+                            &caller,
+                            path.playlist_id,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&ENDPOINT_GET_PLAYLIST, reply))
+        }
     }
-    async fn endpoint_change_playlist_details(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_change_playlist_details(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointChangePlaylistDetails>,
         body: runtime::RequestBody<EndpointChangePlaylistDetails>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointChangePlaylistDetails>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_CHANGE_PLAYLIST_DETAILS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    EndpointChangePlaylistDetailsPath,
-                    runtime::NoParameters,
-                    _,
-                >(&ENDPOINT_CHANGE_PLAYLIST_DETAILS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::EndpointChangePlaylistDetailsRequestBody>()
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_change_playlist_details(
-                        handlers,
-                        &caller,
-                        path.playlist_id,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&ENDPOINT_CHANGE_PLAYLIST_DETAILS, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointChangePlaylistDetails>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_CHANGE_PLAYLIST_DETAILS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        EndpointChangePlaylistDetailsPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&ENDPOINT_CHANGE_PLAYLIST_DETAILS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::EndpointChangePlaylistDetailsRequestBody>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_change_playlist_details(
+                            handlers,
+                            &caller,
+                            path.playlist_id,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&ENDPOINT_CHANGE_PLAYLIST_DETAILS, reply),
+            )
+        }
     }
-    async fn endpoint_follow_playlist(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_follow_playlist(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointFollowPlaylist>,
         body: runtime::RequestBody<EndpointFollowPlaylist>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointFollowPlaylist>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_FOLLOW_PLAYLIST.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    EndpointFollowPlaylistPath,
-                    runtime::NoParameters,
-                    _,
-                >(&ENDPOINT_FOLLOW_PLAYLIST, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::EndpointFollowPlaylistRequestBody>()
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_follow_playlist(
-                        handlers,
-                        &caller,
-                        path.playlist_id,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&ENDPOINT_FOLLOW_PLAYLIST, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointFollowPlaylist>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_FOLLOW_PLAYLIST.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        EndpointFollowPlaylistPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&ENDPOINT_FOLLOW_PLAYLIST, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::EndpointFollowPlaylistRequestBody>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_follow_playlist(
+                            handlers,
+                            &caller,
+                            path.playlist_id,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&ENDPOINT_FOLLOW_PLAYLIST, reply))
+        }
     }
-    async fn endpoint_unfollow_playlist(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_unfollow_playlist(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointUnfollowPlaylist>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointUnfollowPlaylist>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_UNFOLLOW_PLAYLIST.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    EndpointUnfollowPlaylistPath,
-                    runtime::NoParameters,
-                    _,
-                >(&ENDPOINT_UNFOLLOW_PLAYLIST, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_unfollow_playlist(
-                        handlers,
-                        &caller,
-                        path.playlist_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&ENDPOINT_UNFOLLOW_PLAYLIST, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointUnfollowPlaylist>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_UNFOLLOW_PLAYLIST.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        EndpointUnfollowPlaylistPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&ENDPOINT_UNFOLLOW_PLAYLIST, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_unfollow_playlist(
+                            handlers,
+                            &caller,
+                            path.playlist_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&ENDPOINT_UNFOLLOW_PLAYLIST, reply),
+            )
+        }
     }
-    async fn endpoint_check_if_user_follows_playlist(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_check_if_user_follows_playlist(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointCheckIfUserFollowsPlaylist>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointCheckIfUserFollowsPlaylist>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_CHECK_IF_USER_FOLLOWS_PLAYLIST.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    EndpointCheckIfUserFollowsPlaylistPath,
-                    EndpointCheckIfUserFollowsPlaylistParams,
-                    _,
-                >(&ENDPOINT_CHECK_IF_USER_FOLLOWS_PLAYLIST, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_check_if_user_follows_playlist(
-                        handlers,
-                        &caller,
-                        path.playlist_id,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&ENDPOINT_CHECK_IF_USER_FOLLOWS_PLAYLIST, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointCheckIfUserFollowsPlaylist>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_CHECK_IF_USER_FOLLOWS_PLAYLIST.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        EndpointCheckIfUserFollowsPlaylistPath,
+                        EndpointCheckIfUserFollowsPlaylistParams,
+                        _,
+                    >(&ENDPOINT_CHECK_IF_USER_FOLLOWS_PLAYLIST, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_check_if_user_follows_playlist(
+                            handlers,
+                            &caller,
+                            path.playlist_id,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&ENDPOINT_CHECK_IF_USER_FOLLOWS_PLAYLIST, reply),
+            )
+        }
     }
-    async fn endpoint_get_playlist_cover(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_get_playlist_cover(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointGetPlaylistCover>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointGetPlaylistCover>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_GET_PLAYLIST_COVER.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    EndpointGetPlaylistCoverPath,
-                    runtime::NoParameters,
-                    _,
-                >(&ENDPOINT_GET_PLAYLIST_COVER, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_get_playlist_cover(
-                        handlers,
-                        &caller,
-                        path.playlist_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&ENDPOINT_GET_PLAYLIST_COVER, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointGetPlaylistCover>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_GET_PLAYLIST_COVER.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        EndpointGetPlaylistCoverPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&ENDPOINT_GET_PLAYLIST_COVER, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_get_playlist_cover(
+                            handlers,
+                            &caller,
+                            path.playlist_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&ENDPOINT_GET_PLAYLIST_COVER, reply),
+            )
+        }
     }
-    async fn endpoint_upload_custom_playlist_cover(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_upload_custom_playlist_cover(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointUploadCustomPlaylistCover>,
         body: runtime::RequestBody<EndpointUploadCustomPlaylistCover>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointUploadCustomPlaylistCover>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_UPLOAD_CUSTOM_PLAYLIST_COVER.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    EndpointUploadCustomPlaylistCoverPath,
-                    runtime::NoParameters,
-                    _,
-                >(&ENDPOINT_UPLOAD_CUSTOM_PLAYLIST_COVER, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body.bytes().and_then(runtime::required) {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_upload_custom_playlist_cover(
-                        handlers,
-                        &caller,
-                        path.playlist_id,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&ENDPOINT_UPLOAD_CUSTOM_PLAYLIST_COVER, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointUploadCustomPlaylistCover>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_UPLOAD_CUSTOM_PLAYLIST_COVER.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        EndpointUploadCustomPlaylistCoverPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&ENDPOINT_UPLOAD_CUSTOM_PLAYLIST_COVER, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body.bytes().and_then(runtime::required) {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_upload_custom_playlist_cover(
+                            handlers,
+                            &caller,
+                            path.playlist_id,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&ENDPOINT_UPLOAD_CUSTOM_PLAYLIST_COVER, reply),
+            )
+        }
     }
-    async fn endpoint_get_playlists_tracks(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_get_playlists_tracks(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointGetPlaylistsTracks>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointGetPlaylistsTracks>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_GET_PLAYLISTS_TRACKS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    EndpointGetPlaylistsTracksPath,
-                    EndpointGetPlaylistsTracksParams,
-                    _,
-                >(&ENDPOINT_GET_PLAYLISTS_TRACKS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_get_playlists_tracks(
-                        handlers,
-                        &caller,
-                        path.playlist_id,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&ENDPOINT_GET_PLAYLISTS_TRACKS, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointGetPlaylistsTracks>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_GET_PLAYLISTS_TRACKS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        EndpointGetPlaylistsTracksPath,
+                        EndpointGetPlaylistsTracksParams,
+                        _,
+                    >(&ENDPOINT_GET_PLAYLISTS_TRACKS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_get_playlists_tracks(
+                            handlers,
+                            &caller,
+                            path.playlist_id,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&ENDPOINT_GET_PLAYLISTS_TRACKS, reply),
+            )
+        }
     }
-    async fn endpoint_reorder_or_replace_playlists_tracks(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_reorder_or_replace_playlists_tracks(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointReorderOrReplacePlaylistsTracks>,
         body: runtime::RequestBody<EndpointReorderOrReplacePlaylistsTracks>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointReorderOrReplacePlaylistsTracks>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_REORDER_OR_REPLACE_PLAYLISTS_TRACKS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    EndpointReorderOrReplacePlaylistsTracksPath,
-                    EndpointReorderOrReplacePlaylistsTracksParams,
-                    _,
-                >(&ENDPOINT_REORDER_OR_REPLACE_PLAYLISTS_TRACKS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<
-                        types::EndpointReorderOrReplacePlaylistsTracksRequestBody,
-                    >()
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_reorder_or_replace_playlists_tracks(
-                        handlers,
-                        &caller,
-                        path.playlist_id,
-                        params,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&ENDPOINT_REORDER_OR_REPLACE_PLAYLISTS_TRACKS, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointReorderOrReplacePlaylistsTracks>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_REORDER_OR_REPLACE_PLAYLISTS_TRACKS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        EndpointReorderOrReplacePlaylistsTracksPath,
+                        EndpointReorderOrReplacePlaylistsTracksParams,
+                        _,
+                    >(&ENDPOINT_REORDER_OR_REPLACE_PLAYLISTS_TRACKS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<
+                            types::EndpointReorderOrReplacePlaylistsTracksRequestBody,
+                        >()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_reorder_or_replace_playlists_tracks(
+                            handlers,
+                            &caller,
+                            path.playlist_id,
+                            params,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&ENDPOINT_REORDER_OR_REPLACE_PLAYLISTS_TRACKS, reply),
+            )
+        }
     }
-    async fn endpoint_add_tracks_to_playlist(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_add_tracks_to_playlist(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointAddTracksToPlaylist>,
         body: runtime::RequestBody<EndpointAddTracksToPlaylist>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointAddTracksToPlaylist>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_ADD_TRACKS_TO_PLAYLIST.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    EndpointAddTracksToPlaylistPath,
-                    EndpointAddTracksToPlaylistParams,
-                    _,
-                >(&ENDPOINT_ADD_TRACKS_TO_PLAYLIST, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::EndpointAddTracksToPlaylistRequestBody>()
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_add_tracks_to_playlist(
-                        handlers,
-                        &caller,
-                        path.playlist_id,
-                        params,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&ENDPOINT_ADD_TRACKS_TO_PLAYLIST, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointAddTracksToPlaylist>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_ADD_TRACKS_TO_PLAYLIST.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        EndpointAddTracksToPlaylistPath,
+                        EndpointAddTracksToPlaylistParams,
+                        _,
+                    >(&ENDPOINT_ADD_TRACKS_TO_PLAYLIST, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::EndpointAddTracksToPlaylistRequestBody>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_add_tracks_to_playlist(
+                            handlers,
+                            &caller,
+                            path.playlist_id,
+                            params,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&ENDPOINT_ADD_TRACKS_TO_PLAYLIST, reply),
+            )
+        }
     }
-    async fn endpoint_remove_tracks_playlist(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_remove_tracks_playlist(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointRemoveTracksPlaylist>,
         body: runtime::RequestBody<EndpointRemoveTracksPlaylist>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointRemoveTracksPlaylist>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_REMOVE_TRACKS_PLAYLIST.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    EndpointRemoveTracksPlaylistPath,
-                    runtime::NoParameters,
-                    _,
-                >(&ENDPOINT_REMOVE_TRACKS_PLAYLIST, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::EndpointRemoveTracksPlaylistRequestBody>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_remove_tracks_playlist(
-                        handlers,
-                        &caller,
-                        path.playlist_id,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&ENDPOINT_REMOVE_TRACKS_PLAYLIST, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointRemoveTracksPlaylist>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_REMOVE_TRACKS_PLAYLIST.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        EndpointRemoveTracksPlaylistPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&ENDPOINT_REMOVE_TRACKS_PLAYLIST, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::EndpointRemoveTracksPlaylistRequestBody>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_remove_tracks_playlist(
+                            handlers,
+                            &caller,
+                            path.playlist_id,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&ENDPOINT_REMOVE_TRACKS_PLAYLIST, reply),
+            )
+        }
     }
-    async fn endpoint_get_recommendations(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_get_recommendations(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointGetRecommendations>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointGetRecommendations>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_GET_RECOMMENDATIONS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    EndpointGetRecommendationsParams,
-                    _,
-                >(&ENDPOINT_GET_RECOMMENDATIONS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_get_recommendations(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&ENDPOINT_GET_RECOMMENDATIONS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointGetRecommendations>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_GET_RECOMMENDATIONS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        EndpointGetRecommendationsParams,
+                        _,
+                    >(&ENDPOINT_GET_RECOMMENDATIONS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_get_recommendations(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&ENDPOINT_GET_RECOMMENDATIONS, reply),
+            )
+        }
     }
-    async fn endpoint_get_recommendation_genres(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_get_recommendation_genres(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointGetRecommendationGenres>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_GET_RECOMMENDATION_GENRES.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_get_recommendation_genres(
-                        handlers,
-                        &caller,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&ENDPOINT_GET_RECOMMENDATION_GENRES, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointGetRecommendationGenres>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_GET_RECOMMENDATION_GENRES.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_get_recommendation_genres(
+                            handlers,
+                            &caller,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&ENDPOINT_GET_RECOMMENDATION_GENRES, reply),
+            )
+        }
     }
-    async fn endpoint_search(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_search(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointSearch>,
-    ) -> ::std::result::Result<runtime::Reply<EndpointSearch>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_SEARCH.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    EndpointSearchParams,
-                    _,
-                >(&ENDPOINT_SEARCH, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_search(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&ENDPOINT_SEARCH, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointSearch>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_SEARCH.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        EndpointSearchParams,
+                        _,
+                    >(&ENDPOINT_SEARCH, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_search(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&ENDPOINT_SEARCH, reply))
+        }
     }
-    async fn endpoint_get_multiple_shows(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_get_multiple_shows(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointGetMultipleShows>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointGetMultipleShows>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_GET_MULTIPLE_SHOWS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    EndpointGetMultipleShowsParams,
-                    _,
-                >(&ENDPOINT_GET_MULTIPLE_SHOWS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_get_multiple_shows(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&ENDPOINT_GET_MULTIPLE_SHOWS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointGetMultipleShows>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_GET_MULTIPLE_SHOWS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        EndpointGetMultipleShowsParams,
+                        _,
+                    >(&ENDPOINT_GET_MULTIPLE_SHOWS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_get_multiple_shows(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&ENDPOINT_GET_MULTIPLE_SHOWS, reply),
+            )
+        }
     }
-    async fn endpoint_get_a_show(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_get_a_show(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointGetAShow>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointGetAShow>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_GET_A_SHOW.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    EndpointGetAShowPath,
-                    EndpointGetAShowParams,
-                    _,
-                >(&ENDPOINT_GET_A_SHOW, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_get_a_show(
-                        handlers,
-                        &caller,
-                        path.id,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&ENDPOINT_GET_A_SHOW, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointGetAShow>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_GET_A_SHOW.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        EndpointGetAShowPath,
+                        EndpointGetAShowParams,
+                        _,
+                    >(&ENDPOINT_GET_A_SHOW, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_get_a_show(
+                            handlers,
+                            &caller,
+                            path.id,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&ENDPOINT_GET_A_SHOW, reply))
+        }
     }
-    async fn endpoint_get_a_shows_episodes(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_get_a_shows_episodes(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointGetAShowsEpisodes>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointGetAShowsEpisodes>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_GET_A_SHOWS_EPISODES.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    EndpointGetAShowsEpisodesPath,
-                    EndpointGetAShowsEpisodesParams,
-                    _,
-                >(&ENDPOINT_GET_A_SHOWS_EPISODES, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_get_a_shows_episodes(
-                        handlers,
-                        &caller,
-                        path.id,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&ENDPOINT_GET_A_SHOWS_EPISODES, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointGetAShowsEpisodes>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_GET_A_SHOWS_EPISODES.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        EndpointGetAShowsEpisodesPath,
+                        EndpointGetAShowsEpisodesParams,
+                        _,
+                    >(&ENDPOINT_GET_A_SHOWS_EPISODES, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_get_a_shows_episodes(
+                            handlers,
+                            &caller,
+                            path.id,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&ENDPOINT_GET_A_SHOWS_EPISODES, reply),
+            )
+        }
     }
-    async fn endpoint_get_several_tracks(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_get_several_tracks(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointGetSeveralTracks>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointGetSeveralTracks>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_GET_SEVERAL_TRACKS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    EndpointGetSeveralTracksParams,
-                    _,
-                >(&ENDPOINT_GET_SEVERAL_TRACKS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_get_several_tracks(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&ENDPOINT_GET_SEVERAL_TRACKS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointGetSeveralTracks>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_GET_SEVERAL_TRACKS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        EndpointGetSeveralTracksParams,
+                        _,
+                    >(&ENDPOINT_GET_SEVERAL_TRACKS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_get_several_tracks(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&ENDPOINT_GET_SEVERAL_TRACKS, reply),
+            )
+        }
     }
-    async fn endpoint_get_track(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_get_track(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointGetTrack>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointGetTrack>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_GET_TRACK.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    EndpointGetTrackPath,
-                    EndpointGetTrackParams,
-                    _,
-                >(&ENDPOINT_GET_TRACK, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_get_track(
-                        handlers,
-                        &caller,
-                        path.id,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&ENDPOINT_GET_TRACK, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointGetTrack>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_GET_TRACK.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        EndpointGetTrackPath,
+                        EndpointGetTrackParams,
+                        _,
+                    >(&ENDPOINT_GET_TRACK, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_get_track(
+                            handlers,
+                            &caller,
+                            path.id,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&ENDPOINT_GET_TRACK, reply))
+        }
     }
-    async fn endpoint_get_users_profile(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_get_users_profile(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointGetUsersProfile>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointGetUsersProfile>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_GET_USERS_PROFILE.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    EndpointGetUsersProfilePath,
-                    runtime::NoParameters,
-                    _,
-                >(&ENDPOINT_GET_USERS_PROFILE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_get_users_profile(
-                        handlers,
-                        &caller,
-                        path.user_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&ENDPOINT_GET_USERS_PROFILE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointGetUsersProfile>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_GET_USERS_PROFILE.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        EndpointGetUsersProfilePath,
+                        runtime::NoParameters,
+                        _,
+                    >(&ENDPOINT_GET_USERS_PROFILE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_get_users_profile(
+                            handlers,
+                            &caller,
+                            path.user_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&ENDPOINT_GET_USERS_PROFILE, reply),
+            )
+        }
     }
-    async fn endpoint_get_list_users_playlists(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_get_list_users_playlists(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointGetListUsersPlaylists>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointGetListUsersPlaylists>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_GET_LIST_USERS_PLAYLISTS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    EndpointGetListUsersPlaylistsPath,
-                    EndpointGetListUsersPlaylistsParams,
-                    _,
-                >(&ENDPOINT_GET_LIST_USERS_PLAYLISTS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_get_list_users_playlists(
-                        handlers,
-                        &caller,
-                        path.user_id,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&ENDPOINT_GET_LIST_USERS_PLAYLISTS, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointGetListUsersPlaylists>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_GET_LIST_USERS_PLAYLISTS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        EndpointGetListUsersPlaylistsPath,
+                        EndpointGetListUsersPlaylistsParams,
+                        _,
+                    >(&ENDPOINT_GET_LIST_USERS_PLAYLISTS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_get_list_users_playlists(
+                            handlers,
+                            &caller,
+                            path.user_id,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&ENDPOINT_GET_LIST_USERS_PLAYLISTS, reply),
+            )
+        }
     }
-    async fn endpoint_create_playlist(
+    #[allow(clippy::manual_async_fn)]
+    fn endpoint_create_playlist(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointCreatePlaylist>,
         body: runtime::RequestBody<EndpointCreatePlaylist>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EndpointCreatePlaylist>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ENDPOINT_CREATE_PLAYLIST.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    EndpointCreatePlaylistPath,
-                    runtime::NoParameters,
-                    _,
-                >(&ENDPOINT_CREATE_PLAYLIST, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::EndpointCreatePlaylistRequestBody>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SpotifyWebApiHandlers>::endpoint_create_playlist(
-                        handlers,
-                        &caller,
-                        path.user_id,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&ENDPOINT_CREATE_PLAYLIST, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EndpointCreatePlaylist>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ENDPOINT_CREATE_PLAYLIST.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        EndpointCreatePlaylistPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&ENDPOINT_CREATE_PLAYLIST, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::EndpointCreatePlaylistRequestBody>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SpotifyWebApiHandlers>::endpoint_create_playlist(
+                            handlers,
+                            &caller,
+                            path.user_id,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&ENDPOINT_CREATE_PLAYLIST, reply))
+        }
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,

@@ -4603,574 +4603,664 @@ NOTE that the full URL for this API call is https://www.beanstream.com/scripts/t
 pub struct StrictServer<H>(::std::marker::PhantomData<H>);
 impl<H: BeanstreamPaymentsHandlers> BeanstreamPaymentsApi for StrictServer<H> {
     type Context = H;
-    async fn post_payments(
+    #[allow(clippy::manual_async_fn)]
+    fn post_payments(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<PostPayments>,
-    ) -> ::std::result::Result<runtime::Reply<PostPayments>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body.decode::<types::PaymentRequest>() {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as BeanstreamPaymentsHandlers>::post_payments(
-                        handlers,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&POST_PAYMENTS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostPayments>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body.decode::<types::PaymentRequest>() {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as BeanstreamPaymentsHandlers>::post_payments(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&POST_PAYMENTS, reply))
+        }
     }
-    async fn get_payments_by_trans_id(
+    #[allow(clippy::manual_async_fn)]
+    fn get_payments_by_trans_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetPaymentsByTransId>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetPaymentsByTransId>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    GetPaymentsByTransIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_PAYMENTS_BY_TRANS_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as BeanstreamPaymentsHandlers>::get_payments_by_trans_id(
-                        handlers,
-                        path.trans_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_PAYMENTS_BY_TRANS_ID, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetPaymentsByTransId>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        GetPaymentsByTransIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_PAYMENTS_BY_TRANS_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as BeanstreamPaymentsHandlers>::get_payments_by_trans_id(
+                            handlers,
+                            path.trans_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_PAYMENTS_BY_TRANS_ID, reply))
+        }
     }
-    async fn post_payments_by_trans_id_completions(
+    #[allow(clippy::manual_async_fn)]
+    fn post_payments_by_trans_id_completions(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<PostPaymentsByTransIdCompletions>,
         body: runtime::RequestBody<PostPaymentsByTransIdCompletions>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PostPaymentsByTransIdCompletions>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    PostPaymentsByTransIdCompletionsPath,
-                    runtime::NoParameters,
-                    _,
-                >(&POST_PAYMENTS_BY_TRANS_ID_COMPLETIONS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body.decode::<types::PaymentRequest>() {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as BeanstreamPaymentsHandlers>::post_payments_by_trans_id_completions(
-                        handlers,
-                        path.trans_id,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&POST_PAYMENTS_BY_TRANS_ID_COMPLETIONS, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostPaymentsByTransIdCompletions>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        PostPaymentsByTransIdCompletionsPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&POST_PAYMENTS_BY_TRANS_ID_COMPLETIONS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body.decode::<types::PaymentRequest>() {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as BeanstreamPaymentsHandlers>::post_payments_by_trans_id_completions(
+                            handlers,
+                            path.trans_id,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&POST_PAYMENTS_BY_TRANS_ID_COMPLETIONS, reply),
+            )
+        }
     }
-    async fn post_payments_by_trans_id_returns(
+    #[allow(clippy::manual_async_fn)]
+    fn post_payments_by_trans_id_returns(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<PostPaymentsByTransIdReturns>,
         body: runtime::RequestBody<PostPaymentsByTransIdReturns>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PostPaymentsByTransIdReturns>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    PostPaymentsByTransIdReturnsPath,
-                    runtime::NoParameters,
-                    _,
-                >(&POST_PAYMENTS_BY_TRANS_ID_RETURNS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::Return>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as BeanstreamPaymentsHandlers>::post_payments_by_trans_id_returns(
-                        handlers,
-                        path.trans_id,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&POST_PAYMENTS_BY_TRANS_ID_RETURNS, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostPaymentsByTransIdReturns>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        PostPaymentsByTransIdReturnsPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&POST_PAYMENTS_BY_TRANS_ID_RETURNS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::Return>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as BeanstreamPaymentsHandlers>::post_payments_by_trans_id_returns(
+                            handlers,
+                            path.trans_id,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&POST_PAYMENTS_BY_TRANS_ID_RETURNS, reply),
+            )
+        }
     }
-    async fn post_payments_by_trans_id_void(
+    #[allow(clippy::manual_async_fn)]
+    fn post_payments_by_trans_id_void(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<PostPaymentsByTransIdVoid>,
         body: runtime::RequestBody<PostPaymentsByTransIdVoid>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PostPaymentsByTransIdVoid>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    PostPaymentsByTransIdVoidPath,
-                    runtime::NoParameters,
-                    _,
-                >(&POST_PAYMENTS_BY_TRANS_ID_VOID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body.decode::<types::Void>().and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as BeanstreamPaymentsHandlers>::post_payments_by_trans_id_void(
-                        handlers,
-                        path.trans_id,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&POST_PAYMENTS_BY_TRANS_ID_VOID, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostPaymentsByTransIdVoid>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        PostPaymentsByTransIdVoidPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&POST_PAYMENTS_BY_TRANS_ID_VOID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::Void>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as BeanstreamPaymentsHandlers>::post_payments_by_trans_id_void(
+                            handlers,
+                            path.trans_id,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&POST_PAYMENTS_BY_TRANS_ID_VOID, reply),
+            )
+        }
     }
-    async fn post_profiles(
+    #[allow(clippy::manual_async_fn)]
+    fn post_profiles(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<PostProfiles>,
-    ) -> ::std::result::Result<runtime::Reply<PostProfiles>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body
-                    .decode::<types::CreateProfileBody>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as BeanstreamPaymentsHandlers>::post_profiles(
-                        handlers,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&POST_PROFILES, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostProfiles>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body
+                        .decode::<types::CreateProfileBody>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as BeanstreamPaymentsHandlers>::post_profiles(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&POST_PROFILES, reply))
+        }
     }
-    async fn get_profiles_by_profile_id(
+    #[allow(clippy::manual_async_fn)]
+    fn get_profiles_by_profile_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetProfilesByProfileId>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetProfilesByProfileId>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    GetProfilesByProfileIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_PROFILES_BY_PROFILE_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as BeanstreamPaymentsHandlers>::get_profiles_by_profile_id(
-                        handlers,
-                        path.profile_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_PROFILES_BY_PROFILE_ID, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetProfilesByProfileId>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        GetProfilesByProfileIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_PROFILES_BY_PROFILE_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as BeanstreamPaymentsHandlers>::get_profiles_by_profile_id(
+                            handlers,
+                            path.profile_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_PROFILES_BY_PROFILE_ID, reply),
+            )
+        }
     }
-    async fn put_profiles_by_profile_id(
+    #[allow(clippy::manual_async_fn)]
+    fn put_profiles_by_profile_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<PutProfilesByProfileId>,
         body: runtime::RequestBody<PutProfilesByProfileId>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PutProfilesByProfileId>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    PutProfilesByProfileIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&PUT_PROFILES_BY_PROFILE_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::UpdateProfileBody>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as BeanstreamPaymentsHandlers>::put_profiles_by_profile_id(
-                        handlers,
-                        path.profile_id,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&PUT_PROFILES_BY_PROFILE_ID, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PutProfilesByProfileId>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        PutProfilesByProfileIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&PUT_PROFILES_BY_PROFILE_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::UpdateProfileBody>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as BeanstreamPaymentsHandlers>::put_profiles_by_profile_id(
+                            handlers,
+                            path.profile_id,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&PUT_PROFILES_BY_PROFILE_ID, reply),
+            )
+        }
     }
-    async fn delete_profiles_by_profile_id(
+    #[allow(clippy::manual_async_fn)]
+    fn delete_profiles_by_profile_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<DeleteProfilesByProfileId>,
-    ) -> ::std::result::Result<
-        runtime::Reply<DeleteProfilesByProfileId>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    DeleteProfilesByProfileIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&DELETE_PROFILES_BY_PROFILE_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as BeanstreamPaymentsHandlers>::delete_profiles_by_profile_id(
-                        handlers,
-                        path.profile_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&DELETE_PROFILES_BY_PROFILE_ID, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<DeleteProfilesByProfileId>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        DeleteProfilesByProfileIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&DELETE_PROFILES_BY_PROFILE_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as BeanstreamPaymentsHandlers>::delete_profiles_by_profile_id(
+                            handlers,
+                            path.profile_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&DELETE_PROFILES_BY_PROFILE_ID, reply),
+            )
+        }
     }
-    async fn get_profiles_by_profile_id_cards(
+    #[allow(clippy::manual_async_fn)]
+    fn get_profiles_by_profile_id_cards(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetProfilesByProfileIdCards>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetProfilesByProfileIdCards>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    GetProfilesByProfileIdCardsPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_PROFILES_BY_PROFILE_ID_CARDS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as BeanstreamPaymentsHandlers>::get_profiles_by_profile_id_cards(
-                        handlers,
-                        path.profile_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_PROFILES_BY_PROFILE_ID_CARDS, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetProfilesByProfileIdCards>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        GetProfilesByProfileIdCardsPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_PROFILES_BY_PROFILE_ID_CARDS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as BeanstreamPaymentsHandlers>::get_profiles_by_profile_id_cards(
+                            handlers,
+                            path.profile_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_PROFILES_BY_PROFILE_ID_CARDS, reply),
+            )
+        }
     }
-    async fn post_profiles_by_profile_id_cards(
+    #[allow(clippy::manual_async_fn)]
+    fn post_profiles_by_profile_id_cards(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<PostProfilesByProfileIdCards>,
         body: runtime::RequestBody<PostProfilesByProfileIdCards>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PostProfilesByProfileIdCards>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    PostProfilesByProfileIdCardsPath,
-                    runtime::NoParameters,
-                    _,
-                >(&POST_PROFILES_BY_PROFILE_ID_CARDS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::ProfileCard>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as BeanstreamPaymentsHandlers>::post_profiles_by_profile_id_cards(
-                        handlers,
-                        path.profile_id,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&POST_PROFILES_BY_PROFILE_ID_CARDS, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostProfilesByProfileIdCards>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        PostProfilesByProfileIdCardsPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&POST_PROFILES_BY_PROFILE_ID_CARDS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::ProfileCard>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as BeanstreamPaymentsHandlers>::post_profiles_by_profile_id_cards(
+                            handlers,
+                            path.profile_id,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&POST_PROFILES_BY_PROFILE_ID_CARDS, reply),
+            )
+        }
     }
-    async fn put_profiles_by_profile_id_cards_by_card_id(
+    #[allow(clippy::manual_async_fn)]
+    fn put_profiles_by_profile_id_cards_by_card_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<PutProfilesByProfileIdCardsByCardId>,
         body: runtime::RequestBody<PutProfilesByProfileIdCardsByCardId>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PutProfilesByProfileIdCardsByCardId>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    PutProfilesByProfileIdCardsByCardIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&PUT_PROFILES_BY_PROFILE_ID_CARDS_BY_CARD_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::ProfileCard>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as BeanstreamPaymentsHandlers>::put_profiles_by_profile_id_cards_by_card_id(
-                        handlers,
-                        path.profile_id,
-                        path.card_id,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&PUT_PROFILES_BY_PROFILE_ID_CARDS_BY_CARD_ID, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PutProfilesByProfileIdCardsByCardId>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        PutProfilesByProfileIdCardsByCardIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&PUT_PROFILES_BY_PROFILE_ID_CARDS_BY_CARD_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::ProfileCard>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as BeanstreamPaymentsHandlers>::put_profiles_by_profile_id_cards_by_card_id(
+                            handlers,
+                            path.profile_id,
+                            path.card_id,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&PUT_PROFILES_BY_PROFILE_ID_CARDS_BY_CARD_ID, reply),
+            )
+        }
     }
-    async fn delete_profiles_by_profile_id_cards_by_card_id(
+    #[allow(clippy::manual_async_fn)]
+    fn delete_profiles_by_profile_id_cards_by_card_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<DeleteProfilesByProfileIdCardsByCardId>,
-    ) -> ::std::result::Result<
-        runtime::Reply<DeleteProfilesByProfileIdCardsByCardId>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    DeleteProfilesByProfileIdCardsByCardIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&DELETE_PROFILES_BY_PROFILE_ID_CARDS_BY_CARD_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as BeanstreamPaymentsHandlers>::delete_profiles_by_profile_id_cards_by_card_id(
-                        handlers,
-                        path.profile_id,
-                        path.card_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&DELETE_PROFILES_BY_PROFILE_ID_CARDS_BY_CARD_ID, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<DeleteProfilesByProfileIdCardsByCardId>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        DeleteProfilesByProfileIdCardsByCardIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&DELETE_PROFILES_BY_PROFILE_ID_CARDS_BY_CARD_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as BeanstreamPaymentsHandlers>::delete_profiles_by_profile_id_cards_by_card_id(
+                            handlers,
+                            path.profile_id,
+                            path.card_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&DELETE_PROFILES_BY_PROFILE_ID_CARDS_BY_CARD_ID, reply),
+            )
+        }
     }
-    async fn post_reports(
+    #[allow(clippy::manual_async_fn)]
+    fn post_reports(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<PostReports>,
-    ) -> ::std::result::Result<runtime::Reply<PostReports>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body.decode::<types::SearchQuery>() {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as BeanstreamPaymentsHandlers>::post_reports(
-                        handlers,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&POST_REPORTS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostReports>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body.decode::<types::SearchQuery>() {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as BeanstreamPaymentsHandlers>::post_reports(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&POST_REPORTS, reply))
+        }
     }
-    async fn post_scripts_tokenization_tokens(
+    #[allow(clippy::manual_async_fn)]
+    fn post_scripts_tokenization_tokens(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<PostScriptsTokenizationTokens>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PostScriptsTokenizationTokens>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body.decode::<types::TokenRequest>() {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as BeanstreamPaymentsHandlers>::post_scripts_tokenization_tokens(
-                        handlers,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&POST_SCRIPTS_TOKENIZATION_TOKENS, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostScriptsTokenizationTokens>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body.decode::<types::TokenRequest>() {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as BeanstreamPaymentsHandlers>::post_scripts_tokenization_tokens(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&POST_SCRIPTS_TOKENIZATION_TOKENS, reply),
+            )
+        }
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,

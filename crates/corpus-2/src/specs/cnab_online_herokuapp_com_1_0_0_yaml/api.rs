@@ -885,128 +885,150 @@ Processa um arquivo CNAB para obter informações sobre o mesmo. Retorna um ID t
 pub struct StrictServer<H>(::std::marker::PhantomData<H>);
 impl<H: CnabOnlineHandlers> CnabOnlineApi for StrictServer<H> {
     type Context = H;
-    async fn post_file(
+    #[allow(clippy::manual_async_fn)]
+    fn post_file(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<PostFile>,
-    ) -> ::std::result::Result<runtime::Reply<PostFile>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body.bytes().and_then(runtime::required) {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as CnabOnlineHandlers>::post_file(handlers, body)
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&POST_FILE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<runtime::Reply<PostFile>, runtime::ProblemDetails>,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body.bytes().and_then(runtime::required) {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as CnabOnlineHandlers>::post_file(handlers, body)
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&POST_FILE, reply))
+        }
     }
-    async fn get_file_by_file_id(
+    #[allow(clippy::manual_async_fn)]
+    fn get_file_by_file_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetFileByFileId>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetFileByFileId>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    GetFileByFileIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_FILE_BY_FILE_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as CnabOnlineHandlers>::get_file_by_file_id(
-                        handlers,
-                        path.file_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_FILE_BY_FILE_ID, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetFileByFileId>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        GetFileByFileIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_FILE_BY_FILE_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as CnabOnlineHandlers>::get_file_by_file_id(
+                            handlers,
+                            path.file_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_FILE_BY_FILE_ID, reply))
+        }
     }
-    async fn get_file_by_file_id_lines(
+    #[allow(clippy::manual_async_fn)]
+    fn get_file_by_file_id_lines(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetFileByFileIdLines>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetFileByFileIdLines>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    GetFileByFileIdLinesPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_FILE_BY_FILE_ID_LINES, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as CnabOnlineHandlers>::get_file_by_file_id_lines(
-                        handlers,
-                        path.file_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_FILE_BY_FILE_ID_LINES, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetFileByFileIdLines>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        GetFileByFileIdLinesPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_FILE_BY_FILE_ID_LINES, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as CnabOnlineHandlers>::get_file_by_file_id_lines(
+                            handlers,
+                            path.file_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_FILE_BY_FILE_ID_LINES, reply),
+            )
+        }
     }
-    async fn get_file_by_file_id_occurrences(
+    #[allow(clippy::manual_async_fn)]
+    fn get_file_by_file_id_occurrences(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetFileByFileIdOccurrences>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetFileByFileIdOccurrences>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    GetFileByFileIdOccurrencesPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_FILE_BY_FILE_ID_OCCURRENCES, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as CnabOnlineHandlers>::get_file_by_file_id_occurrences(
-                        handlers,
-                        path.file_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_FILE_BY_FILE_ID_OCCURRENCES, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetFileByFileIdOccurrences>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        GetFileByFileIdOccurrencesPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_FILE_BY_FILE_ID_OCCURRENCES, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as CnabOnlineHandlers>::get_file_by_file_id_occurrences(
+                            handlers,
+                            path.file_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_FILE_BY_FILE_ID_OCCURRENCES, reply),
+            )
+        }
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,

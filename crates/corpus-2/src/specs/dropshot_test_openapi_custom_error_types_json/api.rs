@@ -671,87 +671,102 @@ pub trait TestHandlers: runtime::Authenticator + runtime::serving::Served {
 pub struct StrictServer<H>(::std::marker::PhantomData<H>);
 impl<H: TestHandlers> TestApi for StrictServer<H> {
     type Context = H;
-    async fn dropshot_error_handler(
+    #[allow(clippy::manual_async_fn)]
+    fn dropshot_error_handler(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<
-        runtime::Reply<DropshotErrorHandler>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                #[allow(deprecated)]
-                let response = <H as TestHandlers>::dropshot_error_handler(handlers)
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&DROPSHOT_ERROR_HANDLER, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<DropshotErrorHandler>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    #[allow(deprecated)]
+                    let response = <H as TestHandlers>::dropshot_error_handler(handlers)
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&DROPSHOT_ERROR_HANDLER, reply))
+        }
     }
-    async fn enum_error_handler(
+    #[allow(clippy::manual_async_fn)]
+    fn enum_error_handler(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EnumErrorHandler>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EnumErrorHandler>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    EnumErrorHandlerPath,
-                    runtime::NoParameters,
-                    _,
-                >(&ENUM_ERROR_HANDLER, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TestHandlers>::enum_error_handler(
-                        handlers,
-                        path.should_error,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&ENUM_ERROR_HANDLER, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EnumErrorHandler>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        EnumErrorHandlerPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&ENUM_ERROR_HANDLER, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TestHandlers>::enum_error_handler(
+                            handlers,
+                            path.should_error,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&ENUM_ERROR_HANDLER, reply))
+        }
     }
-    async fn struct_error_handler(
+    #[allow(clippy::manual_async_fn)]
+    fn struct_error_handler(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<StructErrorHandler>,
-    ) -> ::std::result::Result<
-        runtime::Reply<StructErrorHandler>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    StructErrorHandlerPath,
-                    runtime::NoParameters,
-                    _,
-                >(&STRUCT_ERROR_HANDLER, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TestHandlers>::struct_error_handler(
-                        handlers,
-                        path.should_error,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&STRUCT_ERROR_HANDLER, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<StructErrorHandler>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        StructErrorHandlerPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&STRUCT_ERROR_HANDLER, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TestHandlers>::struct_error_handler(
+                            handlers,
+                            path.should_error,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&STRUCT_ERROR_HANDLER, reply))
+        }
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,

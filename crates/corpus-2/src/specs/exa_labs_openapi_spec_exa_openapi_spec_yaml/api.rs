@@ -3787,329 +3787,370 @@ Performs a search based on the query and generates either a direct answer or a d
 pub struct StrictServer<H>(::std::marker::PhantomData<H>);
 impl<H: ExaSearchApiHandlers> ExaSearchApiApi for StrictServer<H> {
     type Context = H;
-    async fn search(
+    #[allow(clippy::manual_async_fn)]
+    fn search(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<Search>,
-    ) -> ::std::result::Result<runtime::Reply<Search>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        SEARCH.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let body = match body
-                    .decode::<types::SearchRequestBody>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ExaSearchApiHandlers>::search(
-                        handlers,
-                        &caller,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&SEARCH, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<runtime::Reply<Search>, runtime::ProblemDetails>,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            SEARCH.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::SearchRequestBody>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ExaSearchApiHandlers>::search(
+                            handlers,
+                            &caller,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&SEARCH, reply))
+        }
     }
-    async fn find_similar(
+    #[allow(clippy::manual_async_fn)]
+    fn find_similar(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<FindSimilar>,
-    ) -> ::std::result::Result<runtime::Reply<FindSimilar>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        FIND_SIMILAR.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let body = match body
-                    .decode::<types::FindSimilarRequestBody>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ExaSearchApiHandlers>::find_similar(
-                        handlers,
-                        &caller,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&FIND_SIMILAR, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<FindSimilar>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            FIND_SIMILAR.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::FindSimilarRequestBody>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ExaSearchApiHandlers>::find_similar(
+                            handlers,
+                            &caller,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&FIND_SIMILAR, reply))
+        }
     }
-    async fn get_contents(
+    #[allow(clippy::manual_async_fn)]
+    fn get_contents(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<GetContents>,
-    ) -> ::std::result::Result<runtime::Reply<GetContents>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_CONTENTS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let body = match body
-                    .decode::<types::GetContentsRequestBody>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ExaSearchApiHandlers>::get_contents(
-                        handlers,
-                        &caller,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_CONTENTS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetContents>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_CONTENTS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::GetContentsRequestBody>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ExaSearchApiHandlers>::get_contents(
+                            handlers,
+                            &caller,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_CONTENTS, reply))
+        }
     }
-    async fn answer(
+    #[allow(clippy::manual_async_fn)]
+    fn answer(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<Answer>,
-    ) -> ::std::result::Result<runtime::Reply<Answer>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ANSWER.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let accepted = match runtime::negotiate(
-                    &ANSWER,
-                    rqctx.request.headers(),
-                ) {
-                    ::std::result::Result::Ok(accepted) => accepted,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(406, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::AnswerRequestBody>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ExaSearchApiHandlers>::answer(
-                        handlers,
-                        &caller,
-                        body,
-                    )
-                    .await;
-                response.into_http(&accepted)
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&ANSWER, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<runtime::Reply<Answer>, runtime::ProblemDetails>,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ANSWER.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let accepted = match runtime::negotiate(
+                        &ANSWER,
+                        rqctx.request.headers(),
+                    ) {
+                        ::std::result::Result::Ok(accepted) => accepted,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(406, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::AnswerRequestBody>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ExaSearchApiHandlers>::answer(
+                            handlers,
+                            &caller,
+                            body,
+                        )
+                        .await;
+                    response.into_http(&accepted)
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&ANSWER, reply))
+        }
     }
-    async fn research_tasks_list(
+    #[allow(clippy::manual_async_fn)]
+    fn research_tasks_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ResearchTasksList>,
-    ) -> ::std::result::Result<
-        runtime::Reply<ResearchTasksList>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        RESEARCH_TASKS_LIST.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    ResearchTasksListParams,
-                    _,
-                >(&RESEARCH_TASKS_LIST, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ExaSearchApiHandlers>::research_tasks_list(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&RESEARCH_TASKS_LIST, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ResearchTasksList>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            RESEARCH_TASKS_LIST.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        ResearchTasksListParams,
+                        _,
+                    >(&RESEARCH_TASKS_LIST, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ExaSearchApiHandlers>::research_tasks_list(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&RESEARCH_TASKS_LIST, reply))
+        }
     }
-    async fn research_tasks_create(
+    #[allow(clippy::manual_async_fn)]
+    fn research_tasks_create(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<ResearchTasksCreate>,
-    ) -> ::std::result::Result<
-        runtime::Reply<ResearchTasksCreate>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        RESEARCH_TASKS_CREATE.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let body = match body
-                    .decode::<types::ResearchTasksCreateRequestBody>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ExaSearchApiHandlers>::research_tasks_create(
-                        handlers,
-                        &caller,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&RESEARCH_TASKS_CREATE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ResearchTasksCreate>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            RESEARCH_TASKS_CREATE.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::ResearchTasksCreateRequestBody>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ExaSearchApiHandlers>::research_tasks_create(
+                            handlers,
+                            &caller,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&RESEARCH_TASKS_CREATE, reply))
+        }
     }
-    async fn research_controller_v0_get_research_task(
+    #[allow(clippy::manual_async_fn)]
+    fn research_controller_v0_get_research_task(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ResearchControllerV0GetResearchTask>,
-    ) -> ::std::result::Result<
-        runtime::Reply<ResearchControllerV0GetResearchTask>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        RESEARCH_CONTROLLER_V0_GET_RESEARCH_TASK.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    ResearchControllerV0GetResearchTaskPath,
-                    runtime::NoParameters,
-                    _,
-                >(&RESEARCH_CONTROLLER_V0_GET_RESEARCH_TASK, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ExaSearchApiHandlers>::research_controller_v0_get_research_task(
-                        handlers,
-                        &caller,
-                        path.id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&RESEARCH_CONTROLLER_V0_GET_RESEARCH_TASK, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ResearchControllerV0GetResearchTask>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            RESEARCH_CONTROLLER_V0_GET_RESEARCH_TASK.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        ResearchControllerV0GetResearchTaskPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&RESEARCH_CONTROLLER_V0_GET_RESEARCH_TASK, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ExaSearchApiHandlers>::research_controller_v0_get_research_task(
+                            handlers,
+                            &caller,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&RESEARCH_CONTROLLER_V0_GET_RESEARCH_TASK, reply),
+            )
+        }
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,

@@ -2612,285 +2612,351 @@ pub trait SandboxHandlers: runtime::Authenticator + runtime::serving::Served {
 pub struct StrictServer<H>(::std::marker::PhantomData<H>);
 impl<H: SandboxHandlers> SandboxApi for StrictServer<H> {
     type Context = H;
-    async fn get_sandboxes_activity(
+    #[allow(clippy::manual_async_fn)]
+    fn get_sandboxes_activity(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetSandboxesActivity>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetSandboxesActivity>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    GetSandboxesActivityParams,
-                    _,
-                >(&GET_SANDBOXES_ACTIVITY, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SandboxHandlers>::get_sandboxes_activity(
-                        handlers,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_SANDBOXES_ACTIVITY, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetSandboxesActivity>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        GetSandboxesActivityParams,
+                        _,
+                    >(&GET_SANDBOXES_ACTIVITY, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SandboxHandlers>::get_sandboxes_activity(
+                            handlers,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_SANDBOXES_ACTIVITY, reply))
+        }
     }
-    async fn get_sandboxes(
+    #[allow(clippy::manual_async_fn)]
+    fn get_sandboxes(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetSandboxes>,
-    ) -> ::std::result::Result<runtime::Reply<GetSandboxes>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    GetSandboxesParams,
-                    _,
-                >(&GET_SANDBOXES, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SandboxHandlers>::get_sandboxes(handlers, params)
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_SANDBOXES, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetSandboxes>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        GetSandboxesParams,
+                        _,
+                    >(&GET_SANDBOXES, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SandboxHandlers>::get_sandboxes(
+                            handlers,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_SANDBOXES, reply))
+        }
     }
-    async fn create_sandbox(
+    #[allow(clippy::manual_async_fn)]
+    fn create_sandbox(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<CreateSandbox>,
-    ) -> ::std::result::Result<runtime::Reply<CreateSandbox>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body
-                    .decode::<types::CreateSandbox>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SandboxHandlers>::create_sandbox(handlers, body)
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&CREATE_SANDBOX, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<CreateSandbox>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body
+                        .decode::<types::CreateSandbox>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SandboxHandlers>::create_sandbox(handlers, body)
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&CREATE_SANDBOX, reply))
+        }
     }
-    async fn get_sandbox(
+    #[allow(clippy::manual_async_fn)]
+    fn get_sandbox(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetSandbox>,
-    ) -> ::std::result::Result<runtime::Reply<GetSandbox>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    GetSandboxPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_SANDBOX, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SandboxHandlers>::get_sandbox(
-                        handlers,
-                        path.sandbox_name,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_SANDBOX, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetSandbox>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        GetSandboxPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_SANDBOX, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SandboxHandlers>::get_sandbox(
+                            handlers,
+                            path.sandbox_name,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_SANDBOX, reply))
+        }
     }
-    async fn update_sandbox(
+    #[allow(clippy::manual_async_fn)]
+    fn update_sandbox(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<UpdateSandbox>,
         body: runtime::RequestBody<UpdateSandbox>,
-    ) -> ::std::result::Result<runtime::Reply<UpdateSandbox>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    UpdateSandboxPath,
-                    runtime::NoParameters,
-                    _,
-                >(&UPDATE_SANDBOX, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::Sandbox>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SandboxHandlers>::update_sandbox(
-                        handlers,
-                        path.sandbox_name,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&UPDATE_SANDBOX, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<UpdateSandbox>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        UpdateSandboxPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&UPDATE_SANDBOX, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::Sandbox>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SandboxHandlers>::update_sandbox(
+                            handlers,
+                            path.sandbox_name,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&UPDATE_SANDBOX, reply))
+        }
     }
-    async fn delete_sandbox(
+    #[allow(clippy::manual_async_fn)]
+    fn delete_sandbox(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<DeleteSandbox>,
-    ) -> ::std::result::Result<runtime::Reply<DeleteSandbox>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    DeleteSandboxPath,
-                    runtime::NoParameters,
-                    _,
-                >(&DELETE_SANDBOX, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SandboxHandlers>::delete_sandbox(
-                        handlers,
-                        path.sandbox_name,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&DELETE_SANDBOX, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<DeleteSandbox>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        DeleteSandboxPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&DELETE_SANDBOX, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SandboxHandlers>::delete_sandbox(
+                            handlers,
+                            path.sandbox_name,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&DELETE_SANDBOX, reply))
+        }
     }
-    async fn fork_sandbox(
+    #[allow(clippy::manual_async_fn)]
+    fn fork_sandbox(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ForkSandbox>,
-    ) -> ::std::result::Result<runtime::Reply<ForkSandbox>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    ForkSandboxPath,
-                    runtime::NoParameters,
-                    _,
-                >(&FORK_SANDBOX, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SandboxHandlers>::fork_sandbox(
-                        handlers,
-                        path.sandbox_name,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&FORK_SANDBOX, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ForkSandbox>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        ForkSandboxPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&FORK_SANDBOX, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SandboxHandlers>::fork_sandbox(
+                            handlers,
+                            path.sandbox_name,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&FORK_SANDBOX, reply))
+        }
     }
-    async fn get_sandbox_state(
+    #[allow(clippy::manual_async_fn)]
+    fn get_sandbox_state(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetSandboxState>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetSandboxState>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    GetSandboxStatePath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_SANDBOX_STATE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SandboxHandlers>::get_sandbox_state(
-                        handlers,
-                        path.sandbox_name,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_SANDBOX_STATE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetSandboxState>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        GetSandboxStatePath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_SANDBOX_STATE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SandboxHandlers>::get_sandbox_state(
+                            handlers,
+                            path.sandbox_name,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_SANDBOX_STATE, reply))
+        }
     }
-    async fn delete_sandbox_state(
+    #[allow(clippy::manual_async_fn)]
+    fn delete_sandbox_state(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<DeleteSandboxState>,
-    ) -> ::std::result::Result<
-        runtime::Reply<DeleteSandboxState>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    DeleteSandboxStatePath,
-                    runtime::NoParameters,
-                    _,
-                >(&DELETE_SANDBOX_STATE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SandboxHandlers>::delete_sandbox_state(
-                        handlers,
-                        path.sandbox_name,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&DELETE_SANDBOX_STATE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<DeleteSandboxState>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        DeleteSandboxStatePath,
+                        runtime::NoParameters,
+                        _,
+                    >(&DELETE_SANDBOX_STATE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SandboxHandlers>::delete_sandbox_state(
+                            handlers,
+                            path.sandbox_name,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&DELETE_SANDBOX_STATE, reply))
+        }
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,

@@ -1709,127 +1709,147 @@ pub struct StrictServer<H>(::std::marker::PhantomData<H>);
 impl<H: NeoWsNearEarthObjectWebServiceHandlers> NeoWsNearEarthObjectWebServiceApi
 for StrictServer<H> {
     type Context = H;
-    async fn retrieve_near_earth_object_feed(
+    #[allow(clippy::manual_async_fn)]
+    fn retrieve_near_earth_object_feed(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<RetrieveNearEarthObjectFeed>,
-    ) -> ::std::result::Result<
-        runtime::Reply<RetrieveNearEarthObjectFeed>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    RetrieveNearEarthObjectFeedParams,
-                    _,
-                >(&RETRIEVE_NEAR_EARTH_OBJECT_FEED, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as NeoWsNearEarthObjectWebServiceHandlers>::retrieve_near_earth_object_feed(
-                        handlers,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&RETRIEVE_NEAR_EARTH_OBJECT_FEED, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<RetrieveNearEarthObjectFeed>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        RetrieveNearEarthObjectFeedParams,
+                        _,
+                    >(&RETRIEVE_NEAR_EARTH_OBJECT_FEED, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as NeoWsNearEarthObjectWebServiceHandlers>::retrieve_near_earth_object_feed(
+                            handlers,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&RETRIEVE_NEAR_EARTH_OBJECT_FEED, reply),
+            )
+        }
     }
-    async fn retrieve_neo_feed_today(
+    #[allow(clippy::manual_async_fn)]
+    fn retrieve_neo_feed_today(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<RetrieveNeoFeedToday>,
-    ) -> ::std::result::Result<
-        runtime::Reply<RetrieveNeoFeedToday>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    RetrieveNeoFeedTodayParams,
-                    _,
-                >(&RETRIEVE_NEO_FEED_TODAY, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as NeoWsNearEarthObjectWebServiceHandlers>::retrieve_neo_feed_today(
-                        handlers,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&RETRIEVE_NEO_FEED_TODAY, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<RetrieveNeoFeedToday>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        RetrieveNeoFeedTodayParams,
+                        _,
+                    >(&RETRIEVE_NEO_FEED_TODAY, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as NeoWsNearEarthObjectWebServiceHandlers>::retrieve_neo_feed_today(
+                            handlers,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&RETRIEVE_NEO_FEED_TODAY, reply))
+        }
     }
-    async fn retrieve_near_earth_object_by_id(
+    #[allow(clippy::manual_async_fn)]
+    fn retrieve_near_earth_object_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<RetrieveNearEarthObjectById>,
-    ) -> ::std::result::Result<
-        runtime::Reply<RetrieveNearEarthObjectById>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    RetrieveNearEarthObjectByIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&RETRIEVE_NEAR_EARTH_OBJECT_BY_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as NeoWsNearEarthObjectWebServiceHandlers>::retrieve_near_earth_object_by_id(
-                        handlers,
-                        path.asteroid_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&RETRIEVE_NEAR_EARTH_OBJECT_BY_ID, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<RetrieveNearEarthObjectById>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        RetrieveNearEarthObjectByIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&RETRIEVE_NEAR_EARTH_OBJECT_BY_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as NeoWsNearEarthObjectWebServiceHandlers>::retrieve_near_earth_object_by_id(
+                            handlers,
+                            path.asteroid_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&RETRIEVE_NEAR_EARTH_OBJECT_BY_ID, reply),
+            )
+        }
     }
-    async fn retrieve_current_neo_statistics(
+    #[allow(clippy::manual_async_fn)]
+    fn retrieve_current_neo_statistics(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<
-        runtime::Reply<RetrieveCurrentNeoStatistics>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                #[allow(deprecated)]
-                let response = <H as NeoWsNearEarthObjectWebServiceHandlers>::retrieve_current_neo_statistics(
-                        handlers,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&RETRIEVE_CURRENT_NEO_STATISTICS, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<RetrieveCurrentNeoStatistics>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    #[allow(deprecated)]
+                    let response = <H as NeoWsNearEarthObjectWebServiceHandlers>::retrieve_current_neo_statistics(
+                            handlers,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&RETRIEVE_CURRENT_NEO_STATISTICS, reply),
+            )
+        }
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -1847,103 +1867,122 @@ for StrictServer<H> {
 /// The adapters of the operations `runtime::routing` serves
 /// beyond dropshot's router (not endpoints of the trait).
 impl<H: NeoWsNearEarthObjectWebServiceHandlers> StrictServer<H> {
-    async fn browse_near_earth_objects(
+    #[allow(clippy::manual_async_fn)]
+    fn browse_near_earth_objects(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<BrowseNearEarthObjects>,
-    ) -> ::std::result::Result<
-        runtime::Reply<BrowseNearEarthObjects>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    BrowseNearEarthObjectsParams,
-                    _,
-                >(&BROWSE_NEAR_EARTH_OBJECTS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as NeoWsNearEarthObjectWebServiceHandlers>::browse_near_earth_objects(
-                        handlers,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&BROWSE_NEAR_EARTH_OBJECTS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<BrowseNearEarthObjects>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        BrowseNearEarthObjectsParams,
+                        _,
+                    >(&BROWSE_NEAR_EARTH_OBJECTS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as NeoWsNearEarthObjectWebServiceHandlers>::browse_near_earth_objects(
+                            handlers,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&BROWSE_NEAR_EARTH_OBJECTS, reply),
+            )
+        }
     }
-    async fn retrieve_sentry_risk_data(
+    #[allow(clippy::manual_async_fn)]
+    fn retrieve_sentry_risk_data(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<RetrieveSentryRiskData>,
-    ) -> ::std::result::Result<
-        runtime::Reply<RetrieveSentryRiskData>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    RetrieveSentryRiskDataParams,
-                    _,
-                >(&RETRIEVE_SENTRY_RISK_DATA, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as NeoWsNearEarthObjectWebServiceHandlers>::retrieve_sentry_risk_data(
-                        handlers,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&RETRIEVE_SENTRY_RISK_DATA, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<RetrieveSentryRiskData>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        RetrieveSentryRiskDataParams,
+                        _,
+                    >(&RETRIEVE_SENTRY_RISK_DATA, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as NeoWsNearEarthObjectWebServiceHandlers>::retrieve_sentry_risk_data(
+                            handlers,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&RETRIEVE_SENTRY_RISK_DATA, reply),
+            )
+        }
     }
-    async fn retrieve_sentry_risk_data_by_id(
+    #[allow(clippy::manual_async_fn)]
+    fn retrieve_sentry_risk_data_by_id(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<RetrieveSentryRiskDataById>,
-    ) -> ::std::result::Result<
-        runtime::Reply<RetrieveSentryRiskDataById>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    RetrieveSentryRiskDataByIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&RETRIEVE_SENTRY_RISK_DATA_BY_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as NeoWsNearEarthObjectWebServiceHandlers>::retrieve_sentry_risk_data_by_id(
-                        handlers,
-                        path.asteroid_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&RETRIEVE_SENTRY_RISK_DATA_BY_ID, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<RetrieveSentryRiskDataById>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        RetrieveSentryRiskDataByIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&RETRIEVE_SENTRY_RISK_DATA_BY_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as NeoWsNearEarthObjectWebServiceHandlers>::retrieve_sentry_risk_data_by_id(
+                            handlers,
+                            path.asteroid_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&RETRIEVE_SENTRY_RISK_DATA_BY_ID, reply),
+            )
+        }
     }
 }
 ///The dropshot API description of a server of this version alone, built on `H`: see [`register_endpoints`], and the request metrics at `GET /metrics` ([`runtime::metrics`]).

@@ -576,94 +576,117 @@ This API is based on Solr/Lucene Search. The data is indexed using SOLR. This GE
 pub struct StrictServer<H>(::std::marker::PhantomData<H>);
 impl<H: UsptoDataSetApiHandlers> UsptoDataSetApiApi for StrictServer<H> {
     type Context = H;
-    async fn list_data_sets(
+    #[allow(clippy::manual_async_fn)]
+    fn list_data_sets(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<runtime::Reply<ListDataSets>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                #[allow(deprecated)]
-                let response = <H as UsptoDataSetApiHandlers>::list_data_sets(handlers)
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&LIST_DATA_SETS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ListDataSets>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    #[allow(deprecated)]
+                    let response = <H as UsptoDataSetApiHandlers>::list_data_sets(
+                            handlers,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&LIST_DATA_SETS, reply))
+        }
     }
-    async fn list_searchable_fields(
+    #[allow(clippy::manual_async_fn)]
+    fn list_searchable_fields(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ListSearchableFields>,
-    ) -> ::std::result::Result<
-        runtime::Reply<ListSearchableFields>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    ListSearchableFieldsPath,
-                    runtime::NoParameters,
-                    _,
-                >(&LIST_SEARCHABLE_FIELDS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as UsptoDataSetApiHandlers>::list_searchable_fields(
-                        handlers,
-                        path.dataset,
-                        path.version,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&LIST_SEARCHABLE_FIELDS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ListSearchableFields>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        ListSearchableFieldsPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&LIST_SEARCHABLE_FIELDS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as UsptoDataSetApiHandlers>::list_searchable_fields(
+                            handlers,
+                            path.dataset,
+                            path.version,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&LIST_SEARCHABLE_FIELDS, reply))
+        }
     }
-    async fn perform_search(
+    #[allow(clippy::manual_async_fn)]
+    fn perform_search(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<PerformSearch>,
         body: runtime::RequestBody<PerformSearch>,
-    ) -> ::std::result::Result<runtime::Reply<PerformSearch>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    PerformSearchPath,
-                    runtime::NoParameters,
-                    _,
-                >(&PERFORM_SEARCH, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body.decode::<types::PerformSearchRequestBody>() {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as UsptoDataSetApiHandlers>::perform_search(
-                        handlers,
-                        path.version,
-                        path.dataset,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&PERFORM_SEARCH, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PerformSearch>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        PerformSearchPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&PERFORM_SEARCH, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body.decode::<types::PerformSearchRequestBody>() {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as UsptoDataSetApiHandlers>::perform_search(
+                            handlers,
+                            path.version,
+                            path.dataset,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&PERFORM_SEARCH, reply))
+        }
     }
 }
 /// The adapters of the operations `runtime::routing` serves

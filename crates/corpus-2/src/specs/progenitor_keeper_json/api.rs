@@ -782,144 +782,192 @@ pub trait KeeperApiHandlers: runtime::Authenticator + runtime::serving::Served {
 pub struct StrictServer<H>(::std::marker::PhantomData<H>);
 impl<H: KeeperApiHandlers> KeeperApiApi for StrictServer<H> {
     type Context = H;
-    async fn enrol(
+    #[allow(clippy::manual_async_fn)]
+    fn enrol(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<Enrol>,
-    ) -> ::std::result::Result<runtime::Reply<Enrol>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body
-                    .decode::<types::EnrolBody>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as KeeperApiHandlers>::enrol(handlers, body).await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&ENROL, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<runtime::Reply<Enrol>, runtime::ProblemDetails>,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body
+                        .decode::<types::EnrolBody>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as KeeperApiHandlers>::enrol(handlers, body).await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&ENROL, reply))
+        }
     }
-    async fn global_jobs(
+    #[allow(clippy::manual_async_fn)]
+    fn global_jobs(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<runtime::Reply<GlobalJobs>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                #[allow(deprecated)]
-                let response = <H as KeeperApiHandlers>::global_jobs(handlers).await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GLOBAL_JOBS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GlobalJobs>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    #[allow(deprecated)]
+                    let response = <H as KeeperApiHandlers>::global_jobs(handlers).await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GLOBAL_JOBS, reply))
+        }
     }
-    async fn ping(
+    #[allow(clippy::manual_async_fn)]
+    fn ping(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<runtime::Reply<Ping>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                #[allow(deprecated)]
-                let response = <H as KeeperApiHandlers>::ping(handlers).await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&PING, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<runtime::Reply<Ping>, runtime::ProblemDetails>,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    #[allow(deprecated)]
+                    let response = <H as KeeperApiHandlers>::ping(handlers).await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&PING, reply))
+        }
     }
-    async fn report_finish(
+    #[allow(clippy::manual_async_fn)]
+    fn report_finish(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<ReportFinish>,
-    ) -> ::std::result::Result<runtime::Reply<ReportFinish>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body
-                    .decode::<types::ReportFinishBody>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as KeeperApiHandlers>::report_finish(handlers, body)
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&REPORT_FINISH, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ReportFinish>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body
+                        .decode::<types::ReportFinishBody>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as KeeperApiHandlers>::report_finish(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&REPORT_FINISH, reply))
+        }
     }
-    async fn report_output(
+    #[allow(clippy::manual_async_fn)]
+    fn report_output(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<ReportOutput>,
-    ) -> ::std::result::Result<runtime::Reply<ReportOutput>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body
-                    .decode::<types::ReportOutputBody>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as KeeperApiHandlers>::report_output(handlers, body)
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&REPORT_OUTPUT, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ReportOutput>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body
+                        .decode::<types::ReportOutputBody>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as KeeperApiHandlers>::report_output(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&REPORT_OUTPUT, reply))
+        }
     }
-    async fn report_start(
+    #[allow(clippy::manual_async_fn)]
+    fn report_start(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<ReportStart>,
-    ) -> ::std::result::Result<runtime::Reply<ReportStart>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body
-                    .decode::<types::ReportStartBody>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as KeeperApiHandlers>::report_start(handlers, body)
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&REPORT_START, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ReportStart>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body
+                        .decode::<types::ReportStartBody>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as KeeperApiHandlers>::report_start(handlers, body)
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&REPORT_START, reply))
+        }
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,

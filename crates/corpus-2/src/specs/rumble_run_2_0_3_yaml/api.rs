@@ -13885,3722 +13885,4251 @@ pub trait RumbleApiHandlers: runtime::Authenticator + runtime::serving::Served {
 pub struct StrictServer<H>(::std::marker::PhantomData<H>);
 impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     type Context = H;
-    async fn get_account_agents(
+    #[allow(clippy::manual_async_fn)]
+    fn get_account_agents(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetAccountAgents>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetAccountAgents>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_ACCOUNT_AGENTS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    GetAccountAgentsParams,
-                    _,
-                >(&GET_ACCOUNT_AGENTS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::get_account_agents(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_ACCOUNT_AGENTS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetAccountAgents>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_ACCOUNT_AGENTS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        GetAccountAgentsParams,
+                        _,
+                    >(&GET_ACCOUNT_AGENTS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::get_account_agents(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_ACCOUNT_AGENTS, reply))
+        }
     }
-    async fn get_account_credentials(
+    #[allow(clippy::manual_async_fn)]
+    fn get_account_credentials(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetAccountCredentials>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetAccountCredentials>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_ACCOUNT_CREDENTIALS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    GetAccountCredentialsParams,
-                    _,
-                >(&GET_ACCOUNT_CREDENTIALS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::get_account_credentials(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_ACCOUNT_CREDENTIALS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetAccountCredentials>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_ACCOUNT_CREDENTIALS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        GetAccountCredentialsParams,
+                        _,
+                    >(&GET_ACCOUNT_CREDENTIALS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::get_account_credentials(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_ACCOUNT_CREDENTIALS, reply))
+        }
     }
-    async fn create_account_credential(
+    #[allow(clippy::manual_async_fn)]
+    fn create_account_credential(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<CreateAccountCredential>,
-    ) -> ::std::result::Result<
-        runtime::Reply<CreateAccountCredential>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        CREATE_ACCOUNT_CREDENTIAL.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let body = match body
-                    .decode::<types::CredentialOptions>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::create_account_credential(
-                        handlers,
-                        &caller,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&CREATE_ACCOUNT_CREDENTIAL, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<CreateAccountCredential>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            CREATE_ACCOUNT_CREDENTIAL.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::CredentialOptions>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::create_account_credential(
+                            handlers,
+                            &caller,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&CREATE_ACCOUNT_CREDENTIAL, reply),
+            )
+        }
     }
-    async fn get_account_credential(
+    #[allow(clippy::manual_async_fn)]
+    fn get_account_credential(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetAccountCredential>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetAccountCredential>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_ACCOUNT_CREDENTIAL.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetAccountCredentialPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_ACCOUNT_CREDENTIAL, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::get_account_credential(
-                        handlers,
-                        &caller,
-                        path.credential_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_ACCOUNT_CREDENTIAL, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetAccountCredential>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_ACCOUNT_CREDENTIAL.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetAccountCredentialPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_ACCOUNT_CREDENTIAL, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::get_account_credential(
+                            handlers,
+                            &caller,
+                            path.credential_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_ACCOUNT_CREDENTIAL, reply))
+        }
     }
-    async fn remove_account_credential(
+    #[allow(clippy::manual_async_fn)]
+    fn remove_account_credential(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<RemoveAccountCredential>,
-    ) -> ::std::result::Result<
-        runtime::Reply<RemoveAccountCredential>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        REMOVE_ACCOUNT_CREDENTIAL.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    RemoveAccountCredentialPath,
-                    runtime::NoParameters,
-                    _,
-                >(&REMOVE_ACCOUNT_CREDENTIAL, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::remove_account_credential(
-                        handlers,
-                        &caller,
-                        path.credential_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&REMOVE_ACCOUNT_CREDENTIAL, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<RemoveAccountCredential>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            REMOVE_ACCOUNT_CREDENTIAL.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        RemoveAccountCredentialPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&REMOVE_ACCOUNT_CREDENTIAL, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::remove_account_credential(
+                            handlers,
+                            &caller,
+                            path.credential_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&REMOVE_ACCOUNT_CREDENTIAL, reply),
+            )
+        }
     }
-    async fn export_events_json(
+    #[allow(clippy::manual_async_fn)]
+    fn export_events_json(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ExportEventsJson>,
-    ) -> ::std::result::Result<
-        runtime::Reply<ExportEventsJson>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        EXPORT_EVENTS_JSON.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    ExportEventsJsonParams,
-                    _,
-                >(&EXPORT_EVENTS_JSON, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::export_events_json(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&EXPORT_EVENTS_JSON, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ExportEventsJson>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            EXPORT_EVENTS_JSON.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        ExportEventsJsonParams,
+                        _,
+                    >(&EXPORT_EVENTS_JSON, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::export_events_json(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&EXPORT_EVENTS_JSON, reply))
+        }
     }
-    async fn export_events_jsonl(
+    #[allow(clippy::manual_async_fn)]
+    fn export_events_jsonl(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ExportEventsJsonl>,
-    ) -> ::std::result::Result<
-        runtime::Reply<ExportEventsJsonl>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        EXPORT_EVENTS_JSONL.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    ExportEventsJsonlParams,
-                    _,
-                >(&EXPORT_EVENTS_JSONL, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::export_events_jsonl(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&EXPORT_EVENTS_JSONL, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ExportEventsJsonl>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            EXPORT_EVENTS_JSONL.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        ExportEventsJsonlParams,
+                        _,
+                    >(&EXPORT_EVENTS_JSONL, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::export_events_jsonl(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&EXPORT_EVENTS_JSONL, reply))
+        }
     }
-    async fn get_account_keys(
+    #[allow(clippy::manual_async_fn)]
+    fn get_account_keys(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<runtime::Reply<GetAccountKeys>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_ACCOUNT_KEYS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::get_account_keys(
-                        handlers,
-                        &caller,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_ACCOUNT_KEYS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetAccountKeys>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_ACCOUNT_KEYS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::get_account_keys(
+                            handlers,
+                            &caller,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_ACCOUNT_KEYS, reply))
+        }
     }
-    async fn create_account_key(
+    #[allow(clippy::manual_async_fn)]
+    fn create_account_key(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<CreateAccountKey>,
-    ) -> ::std::result::Result<
-        runtime::Reply<CreateAccountKey>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        CREATE_ACCOUNT_KEY.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let body = match body
-                    .decode::<types::ApiKeyOptions>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::create_account_key(
-                        handlers,
-                        &caller,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&CREATE_ACCOUNT_KEY, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<CreateAccountKey>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            CREATE_ACCOUNT_KEY.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::ApiKeyOptions>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::create_account_key(
+                            handlers,
+                            &caller,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&CREATE_ACCOUNT_KEY, reply))
+        }
     }
-    async fn get_account_key(
+    #[allow(clippy::manual_async_fn)]
+    fn get_account_key(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetAccountKey>,
-    ) -> ::std::result::Result<runtime::Reply<GetAccountKey>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_ACCOUNT_KEY.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetAccountKeyPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_ACCOUNT_KEY, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::get_account_key(
-                        handlers,
-                        &caller,
-                        path.key_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_ACCOUNT_KEY, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetAccountKey>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_ACCOUNT_KEY.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetAccountKeyPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_ACCOUNT_KEY, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::get_account_key(
+                            handlers,
+                            &caller,
+                            path.key_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_ACCOUNT_KEY, reply))
+        }
     }
-    async fn remove_account_key(
+    #[allow(clippy::manual_async_fn)]
+    fn remove_account_key(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<RemoveAccountKey>,
-    ) -> ::std::result::Result<
-        runtime::Reply<RemoveAccountKey>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        REMOVE_ACCOUNT_KEY.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    RemoveAccountKeyPath,
-                    runtime::NoParameters,
-                    _,
-                >(&REMOVE_ACCOUNT_KEY, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::remove_account_key(
-                        handlers,
-                        &caller,
-                        path.key_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&REMOVE_ACCOUNT_KEY, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<RemoveAccountKey>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            REMOVE_ACCOUNT_KEY.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        RemoveAccountKeyPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&REMOVE_ACCOUNT_KEY, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::remove_account_key(
+                            handlers,
+                            &caller,
+                            path.key_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&REMOVE_ACCOUNT_KEY, reply))
+        }
     }
-    async fn rotate_account_key(
+    #[allow(clippy::manual_async_fn)]
+    fn rotate_account_key(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<RotateAccountKey>,
-    ) -> ::std::result::Result<
-        runtime::Reply<RotateAccountKey>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ROTATE_ACCOUNT_KEY.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    RotateAccountKeyPath,
-                    runtime::NoParameters,
-                    _,
-                >(&ROTATE_ACCOUNT_KEY, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::rotate_account_key(
-                        handlers,
-                        &caller,
-                        path.key_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&ROTATE_ACCOUNT_KEY, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<RotateAccountKey>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ROTATE_ACCOUNT_KEY.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        RotateAccountKeyPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&ROTATE_ACCOUNT_KEY, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::rotate_account_key(
+                            handlers,
+                            &caller,
+                            path.key_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&ROTATE_ACCOUNT_KEY, reply))
+        }
     }
-    async fn get_account_license(
+    #[allow(clippy::manual_async_fn)]
+    fn get_account_license(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetAccountLicense>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_ACCOUNT_LICENSE.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::get_account_license(
-                        handlers,
-                        &caller,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_ACCOUNT_LICENSE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetAccountLicense>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_ACCOUNT_LICENSE.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::get_account_license(
+                            handlers,
+                            &caller,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_ACCOUNT_LICENSE, reply))
+        }
     }
-    async fn get_account_organizations(
+    #[allow(clippy::manual_async_fn)]
+    fn get_account_organizations(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetAccountOrganizations>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetAccountOrganizations>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_ACCOUNT_ORGANIZATIONS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    GetAccountOrganizationsParams,
-                    _,
-                >(&GET_ACCOUNT_ORGANIZATIONS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::get_account_organizations(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_ACCOUNT_ORGANIZATIONS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetAccountOrganizations>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_ACCOUNT_ORGANIZATIONS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        GetAccountOrganizationsParams,
+                        _,
+                    >(&GET_ACCOUNT_ORGANIZATIONS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::get_account_organizations(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_ACCOUNT_ORGANIZATIONS, reply),
+            )
+        }
     }
-    async fn create_account_organization(
+    #[allow(clippy::manual_async_fn)]
+    fn create_account_organization(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<CreateAccountOrganization>,
-    ) -> ::std::result::Result<
-        runtime::Reply<CreateAccountOrganization>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        CREATE_ACCOUNT_ORGANIZATION.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let body = match body
-                    .decode::<types::OrgOptions>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::create_account_organization(
-                        handlers,
-                        &caller,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&CREATE_ACCOUNT_ORGANIZATION, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<CreateAccountOrganization>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            CREATE_ACCOUNT_ORGANIZATION.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::OrgOptions>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::create_account_organization(
+                            handlers,
+                            &caller,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&CREATE_ACCOUNT_ORGANIZATION, reply),
+            )
+        }
     }
-    async fn get_account_organization(
+    #[allow(clippy::manual_async_fn)]
+    fn get_account_organization(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetAccountOrganization>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetAccountOrganization>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_ACCOUNT_ORGANIZATION.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetAccountOrganizationPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_ACCOUNT_ORGANIZATION, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::get_account_organization(
-                        handlers,
-                        &caller,
-                        path.org_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_ACCOUNT_ORGANIZATION, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetAccountOrganization>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_ACCOUNT_ORGANIZATION.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetAccountOrganizationPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_ACCOUNT_ORGANIZATION, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::get_account_organization(
+                            handlers,
+                            &caller,
+                            path.org_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_ACCOUNT_ORGANIZATION, reply))
+        }
     }
-    async fn remove_account_organization(
+    #[allow(clippy::manual_async_fn)]
+    fn remove_account_organization(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<RemoveAccountOrganization>,
-    ) -> ::std::result::Result<
-        runtime::Reply<RemoveAccountOrganization>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        REMOVE_ACCOUNT_ORGANIZATION.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    RemoveAccountOrganizationPath,
-                    runtime::NoParameters,
-                    _,
-                >(&REMOVE_ACCOUNT_ORGANIZATION, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::remove_account_organization(
-                        handlers,
-                        &caller,
-                        path.org_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&REMOVE_ACCOUNT_ORGANIZATION, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<RemoveAccountOrganization>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            REMOVE_ACCOUNT_ORGANIZATION.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        RemoveAccountOrganizationPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&REMOVE_ACCOUNT_ORGANIZATION, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::remove_account_organization(
+                            handlers,
+                            &caller,
+                            path.org_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&REMOVE_ACCOUNT_ORGANIZATION, reply),
+            )
+        }
     }
-    async fn update_account_organization(
+    #[allow(clippy::manual_async_fn)]
+    fn update_account_organization(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<UpdateAccountOrganization>,
         body: runtime::RequestBody<UpdateAccountOrganization>,
-    ) -> ::std::result::Result<
-        runtime::Reply<UpdateAccountOrganization>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        UPDATE_ACCOUNT_ORGANIZATION.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    UpdateAccountOrganizationPath,
-                    runtime::NoParameters,
-                    _,
-                >(&UPDATE_ACCOUNT_ORGANIZATION, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::OrgOptions>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::update_account_organization(
-                        handlers,
-                        &caller,
-                        path.org_id,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&UPDATE_ACCOUNT_ORGANIZATION, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<UpdateAccountOrganization>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            UPDATE_ACCOUNT_ORGANIZATION.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        UpdateAccountOrganizationPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&UPDATE_ACCOUNT_ORGANIZATION, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::OrgOptions>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::update_account_organization(
+                            handlers,
+                            &caller,
+                            path.org_id,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&UPDATE_ACCOUNT_ORGANIZATION, reply),
+            )
+        }
     }
-    async fn delete_account_organization_export_token(
+    #[allow(clippy::manual_async_fn)]
+    fn delete_account_organization_export_token(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<DeleteAccountOrganizationExportToken>,
-    ) -> ::std::result::Result<
-        runtime::Reply<DeleteAccountOrganizationExportToken>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        DELETE_ACCOUNT_ORGANIZATION_EXPORT_TOKEN.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    DeleteAccountOrganizationExportTokenPath,
-                    runtime::NoParameters,
-                    _,
-                >(&DELETE_ACCOUNT_ORGANIZATION_EXPORT_TOKEN, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::delete_account_organization_export_token(
-                        handlers,
-                        &caller,
-                        path.org_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&DELETE_ACCOUNT_ORGANIZATION_EXPORT_TOKEN, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<DeleteAccountOrganizationExportToken>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            DELETE_ACCOUNT_ORGANIZATION_EXPORT_TOKEN.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        DeleteAccountOrganizationExportTokenPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&DELETE_ACCOUNT_ORGANIZATION_EXPORT_TOKEN, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::delete_account_organization_export_token(
+                            handlers,
+                            &caller,
+                            path.org_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&DELETE_ACCOUNT_ORGANIZATION_EXPORT_TOKEN, reply),
+            )
+        }
     }
-    async fn rotate_account_organization_export_token(
+    #[allow(clippy::manual_async_fn)]
+    fn rotate_account_organization_export_token(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<RotateAccountOrganizationExportToken>,
-    ) -> ::std::result::Result<
-        runtime::Reply<RotateAccountOrganizationExportToken>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ROTATE_ACCOUNT_ORGANIZATION_EXPORT_TOKEN.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    RotateAccountOrganizationExportTokenPath,
-                    runtime::NoParameters,
-                    _,
-                >(&ROTATE_ACCOUNT_ORGANIZATION_EXPORT_TOKEN, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::rotate_account_organization_export_token(
-                        handlers,
-                        &caller,
-                        path.org_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&ROTATE_ACCOUNT_ORGANIZATION_EXPORT_TOKEN, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<RotateAccountOrganizationExportToken>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ROTATE_ACCOUNT_ORGANIZATION_EXPORT_TOKEN.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        RotateAccountOrganizationExportTokenPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&ROTATE_ACCOUNT_ORGANIZATION_EXPORT_TOKEN, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::rotate_account_organization_export_token(
+                            handlers,
+                            &caller,
+                            path.org_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&ROTATE_ACCOUNT_ORGANIZATION_EXPORT_TOKEN, reply),
+            )
+        }
     }
-    async fn get_account_sites(
+    #[allow(clippy::manual_async_fn)]
+    fn get_account_sites(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetAccountSites>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetAccountSites>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_ACCOUNT_SITES.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    GetAccountSitesParams,
-                    _,
-                >(&GET_ACCOUNT_SITES, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::get_account_sites(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_ACCOUNT_SITES, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetAccountSites>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_ACCOUNT_SITES.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        GetAccountSitesParams,
+                        _,
+                    >(&GET_ACCOUNT_SITES, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::get_account_sites(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_ACCOUNT_SITES, reply))
+        }
     }
-    async fn get_account_tasks(
+    #[allow(clippy::manual_async_fn)]
+    fn get_account_tasks(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetAccountTasks>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetAccountTasks>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_ACCOUNT_TASKS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    GetAccountTasksParams,
-                    _,
-                >(&GET_ACCOUNT_TASKS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::get_account_tasks(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_ACCOUNT_TASKS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetAccountTasks>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_ACCOUNT_TASKS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        GetAccountTasksParams,
+                        _,
+                    >(&GET_ACCOUNT_TASKS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::get_account_tasks(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_ACCOUNT_TASKS, reply))
+        }
     }
-    async fn get_account_users(
+    #[allow(clippy::manual_async_fn)]
+    fn get_account_users(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetAccountUsers>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_ACCOUNT_USERS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::get_account_users(
-                        handlers,
-                        &caller,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_ACCOUNT_USERS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetAccountUsers>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_ACCOUNT_USERS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::get_account_users(
+                            handlers,
+                            &caller,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_ACCOUNT_USERS, reply))
+        }
     }
-    async fn create_account_user(
+    #[allow(clippy::manual_async_fn)]
+    fn create_account_user(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<CreateAccountUser>,
-    ) -> ::std::result::Result<
-        runtime::Reply<CreateAccountUser>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        CREATE_ACCOUNT_USER.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let body = match body
-                    .decode::<types::UserOptions>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::create_account_user(
-                        handlers,
-                        &caller,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&CREATE_ACCOUNT_USER, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<CreateAccountUser>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            CREATE_ACCOUNT_USER.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::UserOptions>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::create_account_user(
+                            handlers,
+                            &caller,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&CREATE_ACCOUNT_USER, reply))
+        }
     }
-    async fn get_account_user(
+    #[allow(clippy::manual_async_fn)]
+    fn get_account_user(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetAccountUser>,
-    ) -> ::std::result::Result<runtime::Reply<GetAccountUser>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_ACCOUNT_USER.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetAccountUserPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_ACCOUNT_USER, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::get_account_user(
-                        handlers,
-                        &caller,
-                        path.user_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_ACCOUNT_USER, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetAccountUser>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_ACCOUNT_USER.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetAccountUserPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_ACCOUNT_USER, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::get_account_user(
+                            handlers,
+                            &caller,
+                            path.user_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_ACCOUNT_USER, reply))
+        }
     }
-    async fn remove_account_user(
+    #[allow(clippy::manual_async_fn)]
+    fn remove_account_user(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<RemoveAccountUser>,
-    ) -> ::std::result::Result<
-        runtime::Reply<RemoveAccountUser>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        REMOVE_ACCOUNT_USER.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    RemoveAccountUserPath,
-                    runtime::NoParameters,
-                    _,
-                >(&REMOVE_ACCOUNT_USER, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::remove_account_user(
-                        handlers,
-                        &caller,
-                        path.user_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&REMOVE_ACCOUNT_USER, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<RemoveAccountUser>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            REMOVE_ACCOUNT_USER.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        RemoveAccountUserPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&REMOVE_ACCOUNT_USER, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::remove_account_user(
+                            handlers,
+                            &caller,
+                            path.user_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&REMOVE_ACCOUNT_USER, reply))
+        }
     }
-    async fn update_account_user(
+    #[allow(clippy::manual_async_fn)]
+    fn update_account_user(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<UpdateAccountUser>,
         body: runtime::RequestBody<UpdateAccountUser>,
-    ) -> ::std::result::Result<
-        runtime::Reply<UpdateAccountUser>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        UPDATE_ACCOUNT_USER.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    UpdateAccountUserPath,
-                    runtime::NoParameters,
-                    _,
-                >(&UPDATE_ACCOUNT_USER, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::UserOptions>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::update_account_user(
-                        handlers,
-                        &caller,
-                        path.user_id,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&UPDATE_ACCOUNT_USER, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<UpdateAccountUser>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            UPDATE_ACCOUNT_USER.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        UpdateAccountUserPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&UPDATE_ACCOUNT_USER, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::UserOptions>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::update_account_user(
+                            handlers,
+                            &caller,
+                            path.user_id,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&UPDATE_ACCOUNT_USER, reply))
+        }
     }
-    async fn reset_account_user_lockout(
+    #[allow(clippy::manual_async_fn)]
+    fn reset_account_user_lockout(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ResetAccountUserLockout>,
-    ) -> ::std::result::Result<
-        runtime::Reply<ResetAccountUserLockout>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        RESET_ACCOUNT_USER_LOCKOUT.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    ResetAccountUserLockoutPath,
-                    runtime::NoParameters,
-                    _,
-                >(&RESET_ACCOUNT_USER_LOCKOUT, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::reset_account_user_lockout(
-                        handlers,
-                        &caller,
-                        path.user_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&RESET_ACCOUNT_USER_LOCKOUT, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ResetAccountUserLockout>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            RESET_ACCOUNT_USER_LOCKOUT.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        ResetAccountUserLockoutPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&RESET_ACCOUNT_USER_LOCKOUT, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::reset_account_user_lockout(
+                            handlers,
+                            &caller,
+                            path.user_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&RESET_ACCOUNT_USER_LOCKOUT, reply),
+            )
+        }
     }
-    async fn reset_account_user_mfa(
+    #[allow(clippy::manual_async_fn)]
+    fn reset_account_user_mfa(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ResetAccountUserMfa>,
-    ) -> ::std::result::Result<
-        runtime::Reply<ResetAccountUserMfa>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        RESET_ACCOUNT_USER_MFA.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    ResetAccountUserMfaPath,
-                    runtime::NoParameters,
-                    _,
-                >(&RESET_ACCOUNT_USER_MFA, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::reset_account_user_mfa(
-                        handlers,
-                        &caller,
-                        path.user_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&RESET_ACCOUNT_USER_MFA, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ResetAccountUserMfa>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            RESET_ACCOUNT_USER_MFA.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        ResetAccountUserMfaPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&RESET_ACCOUNT_USER_MFA, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::reset_account_user_mfa(
+                            handlers,
+                            &caller,
+                            path.user_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&RESET_ACCOUNT_USER_MFA, reply))
+        }
     }
-    async fn reset_account_user_password(
+    #[allow(clippy::manual_async_fn)]
+    fn reset_account_user_password(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ResetAccountUserPassword>,
-    ) -> ::std::result::Result<
-        runtime::Reply<ResetAccountUserPassword>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        RESET_ACCOUNT_USER_PASSWORD.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    ResetAccountUserPasswordPath,
-                    runtime::NoParameters,
-                    _,
-                >(&RESET_ACCOUNT_USER_PASSWORD, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::reset_account_user_password(
-                        handlers,
-                        &caller,
-                        path.user_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&RESET_ACCOUNT_USER_PASSWORD, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ResetAccountUserPassword>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            RESET_ACCOUNT_USER_PASSWORD.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        ResetAccountUserPasswordPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&RESET_ACCOUNT_USER_PASSWORD, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::reset_account_user_password(
+                            handlers,
+                            &caller,
+                            path.user_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&RESET_ACCOUNT_USER_PASSWORD, reply),
+            )
+        }
     }
-    async fn export_assets_cisco_csv(
+    #[allow(clippy::manual_async_fn)]
+    fn export_assets_cisco_csv(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ExportAssetsCiscoCsv>,
-    ) -> ::std::result::Result<
-        runtime::Reply<ExportAssetsCiscoCsv>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        EXPORT_ASSETS_CISCO_CSV.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    ExportAssetsCiscoCsvParams,
-                    _,
-                >(&EXPORT_ASSETS_CISCO_CSV, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::export_assets_cisco_csv(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&EXPORT_ASSETS_CISCO_CSV, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ExportAssetsCiscoCsv>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            EXPORT_ASSETS_CISCO_CSV.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        ExportAssetsCiscoCsvParams,
+                        _,
+                    >(&EXPORT_ASSETS_CISCO_CSV, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::export_assets_cisco_csv(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&EXPORT_ASSETS_CISCO_CSV, reply))
+        }
     }
-    async fn export_assets_csv(
+    #[allow(clippy::manual_async_fn)]
+    fn export_assets_csv(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ExportAssetsCsv>,
-    ) -> ::std::result::Result<
-        runtime::Reply<ExportAssetsCsv>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        EXPORT_ASSETS_CSV.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    ExportAssetsCsvParams,
-                    _,
-                >(&EXPORT_ASSETS_CSV, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::export_assets_csv(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&EXPORT_ASSETS_CSV, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ExportAssetsCsv>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            EXPORT_ASSETS_CSV.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        ExportAssetsCsvParams,
+                        _,
+                    >(&EXPORT_ASSETS_CSV, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::export_assets_csv(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&EXPORT_ASSETS_CSV, reply))
+        }
     }
-    async fn export_assets_json(
+    #[allow(clippy::manual_async_fn)]
+    fn export_assets_json(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ExportAssetsJson>,
-    ) -> ::std::result::Result<
-        runtime::Reply<ExportAssetsJson>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        EXPORT_ASSETS_JSON.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    ExportAssetsJsonParams,
-                    _,
-                >(&EXPORT_ASSETS_JSON, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::export_assets_json(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&EXPORT_ASSETS_JSON, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ExportAssetsJson>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            EXPORT_ASSETS_JSON.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        ExportAssetsJsonParams,
+                        _,
+                    >(&EXPORT_ASSETS_JSON, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::export_assets_json(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&EXPORT_ASSETS_JSON, reply))
+        }
     }
-    async fn export_assets_jsonl(
+    #[allow(clippy::manual_async_fn)]
+    fn export_assets_jsonl(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ExportAssetsJsonl>,
-    ) -> ::std::result::Result<
-        runtime::Reply<ExportAssetsJsonl>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        EXPORT_ASSETS_JSONL.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    ExportAssetsJsonlParams,
-                    _,
-                >(&EXPORT_ASSETS_JSONL, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::export_assets_jsonl(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&EXPORT_ASSETS_JSONL, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ExportAssetsJsonl>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            EXPORT_ASSETS_JSONL.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        ExportAssetsJsonlParams,
+                        _,
+                    >(&EXPORT_ASSETS_JSONL, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::export_assets_jsonl(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&EXPORT_ASSETS_JSONL, reply))
+        }
     }
-    async fn export_assets_nmap_xml(
+    #[allow(clippy::manual_async_fn)]
+    fn export_assets_nmap_xml(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ExportAssetsNmapXml>,
-    ) -> ::std::result::Result<
-        runtime::Reply<ExportAssetsNmapXml>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        EXPORT_ASSETS_NMAP_XML.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    ExportAssetsNmapXmlParams,
-                    _,
-                >(&EXPORT_ASSETS_NMAP_XML, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::export_assets_nmap_xml(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&EXPORT_ASSETS_NMAP_XML, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ExportAssetsNmapXml>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            EXPORT_ASSETS_NMAP_XML.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        ExportAssetsNmapXmlParams,
+                        _,
+                    >(&EXPORT_ASSETS_NMAP_XML, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::export_assets_nmap_xml(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&EXPORT_ASSETS_NMAP_XML, reply))
+        }
     }
-    async fn snow_export_assets_csv(
+    #[allow(clippy::manual_async_fn)]
+    fn snow_export_assets_csv(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<
-        runtime::Reply<SnowExportAssetsCsv>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        SNOW_EXPORT_ASSETS_CSV.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::snow_export_assets_csv(
-                        handlers,
-                        &caller,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&SNOW_EXPORT_ASSETS_CSV, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SnowExportAssetsCsv>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            SNOW_EXPORT_ASSETS_CSV.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::snow_export_assets_csv(
+                            handlers,
+                            &caller,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&SNOW_EXPORT_ASSETS_CSV, reply))
+        }
     }
-    async fn snow_export_assets_json(
+    #[allow(clippy::manual_async_fn)]
+    fn snow_export_assets_json(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<
-        runtime::Reply<SnowExportAssetsJson>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        SNOW_EXPORT_ASSETS_JSON.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::snow_export_assets_json(
-                        handlers,
-                        &caller,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&SNOW_EXPORT_ASSETS_JSON, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SnowExportAssetsJson>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            SNOW_EXPORT_ASSETS_JSON.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::snow_export_assets_json(
+                            handlers,
+                            &caller,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&SNOW_EXPORT_ASSETS_JSON, reply))
+        }
     }
-    async fn splunk_asset_sync_created_json(
+    #[allow(clippy::manual_async_fn)]
+    fn splunk_asset_sync_created_json(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SplunkAssetSyncCreatedJson>,
-    ) -> ::std::result::Result<
-        runtime::Reply<SplunkAssetSyncCreatedJson>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        SPLUNK_ASSET_SYNC_CREATED_JSON.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    SplunkAssetSyncCreatedJsonParams,
-                    _,
-                >(&SPLUNK_ASSET_SYNC_CREATED_JSON, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::splunk_asset_sync_created_json(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&SPLUNK_ASSET_SYNC_CREATED_JSON, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SplunkAssetSyncCreatedJson>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            SPLUNK_ASSET_SYNC_CREATED_JSON.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        SplunkAssetSyncCreatedJsonParams,
+                        _,
+                    >(&SPLUNK_ASSET_SYNC_CREATED_JSON, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::splunk_asset_sync_created_json(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&SPLUNK_ASSET_SYNC_CREATED_JSON, reply),
+            )
+        }
     }
-    async fn splunk_asset_sync_updated_json(
+    #[allow(clippy::manual_async_fn)]
+    fn splunk_asset_sync_updated_json(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SplunkAssetSyncUpdatedJson>,
-    ) -> ::std::result::Result<
-        runtime::Reply<SplunkAssetSyncUpdatedJson>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        SPLUNK_ASSET_SYNC_UPDATED_JSON.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    SplunkAssetSyncUpdatedJsonParams,
-                    _,
-                >(&SPLUNK_ASSET_SYNC_UPDATED_JSON, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::splunk_asset_sync_updated_json(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&SPLUNK_ASSET_SYNC_UPDATED_JSON, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SplunkAssetSyncUpdatedJson>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            SPLUNK_ASSET_SYNC_UPDATED_JSON.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        SplunkAssetSyncUpdatedJsonParams,
+                        _,
+                    >(&SPLUNK_ASSET_SYNC_UPDATED_JSON, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::splunk_asset_sync_updated_json(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&SPLUNK_ASSET_SYNC_UPDATED_JSON, reply),
+            )
+        }
     }
-    async fn export_services_csv(
+    #[allow(clippy::manual_async_fn)]
+    fn export_services_csv(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ExportServicesCsv>,
-    ) -> ::std::result::Result<
-        runtime::Reply<ExportServicesCsv>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        EXPORT_SERVICES_CSV.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    ExportServicesCsvParams,
-                    _,
-                >(&EXPORT_SERVICES_CSV, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::export_services_csv(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&EXPORT_SERVICES_CSV, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ExportServicesCsv>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            EXPORT_SERVICES_CSV.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        ExportServicesCsvParams,
+                        _,
+                    >(&EXPORT_SERVICES_CSV, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::export_services_csv(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&EXPORT_SERVICES_CSV, reply))
+        }
     }
-    async fn export_services_json(
+    #[allow(clippy::manual_async_fn)]
+    fn export_services_json(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ExportServicesJson>,
-    ) -> ::std::result::Result<
-        runtime::Reply<ExportServicesJson>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        EXPORT_SERVICES_JSON.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    ExportServicesJsonParams,
-                    _,
-                >(&EXPORT_SERVICES_JSON, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::export_services_json(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&EXPORT_SERVICES_JSON, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ExportServicesJson>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            EXPORT_SERVICES_JSON.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        ExportServicesJsonParams,
+                        _,
+                    >(&EXPORT_SERVICES_JSON, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::export_services_json(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&EXPORT_SERVICES_JSON, reply))
+        }
     }
-    async fn export_services_jsonl(
+    #[allow(clippy::manual_async_fn)]
+    fn export_services_jsonl(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ExportServicesJsonl>,
-    ) -> ::std::result::Result<
-        runtime::Reply<ExportServicesJsonl>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        EXPORT_SERVICES_JSONL.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    ExportServicesJsonlParams,
-                    _,
-                >(&EXPORT_SERVICES_JSONL, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::export_services_jsonl(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&EXPORT_SERVICES_JSONL, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ExportServicesJsonl>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            EXPORT_SERVICES_JSONL.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        ExportServicesJsonlParams,
+                        _,
+                    >(&EXPORT_SERVICES_JSONL, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::export_services_jsonl(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&EXPORT_SERVICES_JSONL, reply))
+        }
     }
-    async fn snow_export_services_csv(
+    #[allow(clippy::manual_async_fn)]
+    fn snow_export_services_csv(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<
-        runtime::Reply<SnowExportServicesCsv>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        SNOW_EXPORT_SERVICES_CSV.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::snow_export_services_csv(
-                        handlers,
-                        &caller,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&SNOW_EXPORT_SERVICES_CSV, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SnowExportServicesCsv>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            SNOW_EXPORT_SERVICES_CSV.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::snow_export_services_csv(
+                            handlers,
+                            &caller,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&SNOW_EXPORT_SERVICES_CSV, reply))
+        }
     }
-    async fn export_sites_csv(
+    #[allow(clippy::manual_async_fn)]
+    fn export_sites_csv(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<runtime::Reply<ExportSitesCsv>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        EXPORT_SITES_CSV.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::export_sites_csv(
-                        handlers,
-                        &caller,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&EXPORT_SITES_CSV, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ExportSitesCsv>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            EXPORT_SITES_CSV.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::export_sites_csv(
+                            handlers,
+                            &caller,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&EXPORT_SITES_CSV, reply))
+        }
     }
-    async fn export_sites_json(
+    #[allow(clippy::manual_async_fn)]
+    fn export_sites_json(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ExportSitesJson>,
-    ) -> ::std::result::Result<
-        runtime::Reply<ExportSitesJson>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        EXPORT_SITES_JSON.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    ExportSitesJsonParams,
-                    _,
-                >(&EXPORT_SITES_JSON, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::export_sites_json(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&EXPORT_SITES_JSON, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ExportSitesJson>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            EXPORT_SITES_JSON.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        ExportSitesJsonParams,
+                        _,
+                    >(&EXPORT_SITES_JSON, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::export_sites_json(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&EXPORT_SITES_JSON, reply))
+        }
     }
-    async fn export_sites_jsonl(
+    #[allow(clippy::manual_async_fn)]
+    fn export_sites_jsonl(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ExportSitesJsonl>,
-    ) -> ::std::result::Result<
-        runtime::Reply<ExportSitesJsonl>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        EXPORT_SITES_JSONL.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    ExportSitesJsonlParams,
-                    _,
-                >(&EXPORT_SITES_JSONL, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::export_sites_jsonl(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&EXPORT_SITES_JSONL, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ExportSitesJsonl>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            EXPORT_SITES_JSONL.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        ExportSitesJsonlParams,
+                        _,
+                    >(&EXPORT_SITES_JSONL, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::export_sites_jsonl(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&EXPORT_SITES_JSONL, reply))
+        }
     }
-    async fn export_wireless_csv(
+    #[allow(clippy::manual_async_fn)]
+    fn export_wireless_csv(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ExportWirelessCsv>,
-    ) -> ::std::result::Result<
-        runtime::Reply<ExportWirelessCsv>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        EXPORT_WIRELESS_CSV.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    ExportWirelessCsvParams,
-                    _,
-                >(&EXPORT_WIRELESS_CSV, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::export_wireless_csv(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&EXPORT_WIRELESS_CSV, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ExportWirelessCsv>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            EXPORT_WIRELESS_CSV.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        ExportWirelessCsvParams,
+                        _,
+                    >(&EXPORT_WIRELESS_CSV, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::export_wireless_csv(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&EXPORT_WIRELESS_CSV, reply))
+        }
     }
-    async fn export_wireless_json(
+    #[allow(clippy::manual_async_fn)]
+    fn export_wireless_json(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ExportWirelessJson>,
-    ) -> ::std::result::Result<
-        runtime::Reply<ExportWirelessJson>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        EXPORT_WIRELESS_JSON.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    ExportWirelessJsonParams,
-                    _,
-                >(&EXPORT_WIRELESS_JSON, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::export_wireless_json(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&EXPORT_WIRELESS_JSON, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ExportWirelessJson>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            EXPORT_WIRELESS_JSON.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        ExportWirelessJsonParams,
+                        _,
+                    >(&EXPORT_WIRELESS_JSON, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::export_wireless_json(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&EXPORT_WIRELESS_JSON, reply))
+        }
     }
-    async fn export_wireless_jsonl(
+    #[allow(clippy::manual_async_fn)]
+    fn export_wireless_jsonl(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ExportWirelessJsonl>,
-    ) -> ::std::result::Result<
-        runtime::Reply<ExportWirelessJsonl>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        EXPORT_WIRELESS_JSONL.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    ExportWirelessJsonlParams,
-                    _,
-                >(&EXPORT_WIRELESS_JSONL, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::export_wireless_jsonl(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&EXPORT_WIRELESS_JSONL, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ExportWirelessJsonl>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            EXPORT_WIRELESS_JSONL.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        ExportWirelessJsonlParams,
+                        _,
+                    >(&EXPORT_WIRELESS_JSONL, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::export_wireless_jsonl(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&EXPORT_WIRELESS_JSONL, reply))
+        }
     }
-    async fn get_organization(
+    #[allow(clippy::manual_async_fn)]
+    fn get_organization(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetOrganization>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_ORGANIZATION.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::get_organization(
-                        handlers,
-                        &caller,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_ORGANIZATION, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetOrganization>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_ORGANIZATION.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::get_organization(
+                            handlers,
+                            &caller,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_ORGANIZATION, reply))
+        }
     }
-    async fn update_organization(
+    #[allow(clippy::manual_async_fn)]
+    fn update_organization(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<UpdateOrganization>,
-    ) -> ::std::result::Result<
-        runtime::Reply<UpdateOrganization>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        UPDATE_ORGANIZATION.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let body = match body
-                    .decode::<types::OrgOptions>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::update_organization(
-                        handlers,
-                        &caller,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&UPDATE_ORGANIZATION, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<UpdateOrganization>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            UPDATE_ORGANIZATION.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::OrgOptions>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::update_organization(
+                            handlers,
+                            &caller,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&UPDATE_ORGANIZATION, reply))
+        }
     }
-    async fn get_agents(
+    #[allow(clippy::manual_async_fn)]
+    fn get_agents(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<runtime::Reply<GetAgents>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_AGENTS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::get_agents(handlers, &caller)
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_AGENTS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetAgents>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_AGENTS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::get_agents(
+                            handlers,
+                            &caller,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_AGENTS, reply))
+        }
     }
-    async fn get_agent(
+    #[allow(clippy::manual_async_fn)]
+    fn get_agent(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetAgent>,
-    ) -> ::std::result::Result<runtime::Reply<GetAgent>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_AGENT.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetAgentPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_AGENT, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::get_agent(
-                        handlers,
-                        &caller,
-                        path.agent_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_AGENT, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<runtime::Reply<GetAgent>, runtime::ProblemDetails>,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_AGENT.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetAgentPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_AGENT, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::get_agent(
+                            handlers,
+                            &caller,
+                            path.agent_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_AGENT, reply))
+        }
     }
-    async fn remove_agent(
+    #[allow(clippy::manual_async_fn)]
+    fn remove_agent(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<RemoveAgent>,
-    ) -> ::std::result::Result<runtime::Reply<RemoveAgent>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        REMOVE_AGENT.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    RemoveAgentPath,
-                    runtime::NoParameters,
-                    _,
-                >(&REMOVE_AGENT, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::remove_agent(
-                        handlers,
-                        &caller,
-                        path.agent_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&REMOVE_AGENT, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<RemoveAgent>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            REMOVE_AGENT.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        RemoveAgentPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&REMOVE_AGENT, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::remove_agent(
+                            handlers,
+                            &caller,
+                            path.agent_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&REMOVE_AGENT, reply))
+        }
     }
-    async fn update_agent_site(
+    #[allow(clippy::manual_async_fn)]
+    fn update_agent_site(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<UpdateAgentSite>,
         body: runtime::RequestBody<UpdateAgentSite>,
-    ) -> ::std::result::Result<
-        runtime::Reply<UpdateAgentSite>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        UPDATE_AGENT_SITE.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    UpdateAgentSitePath,
-                    runtime::NoParameters,
-                    _,
-                >(&UPDATE_AGENT_SITE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::AgentSiteId>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::update_agent_site(
-                        handlers,
-                        &caller,
-                        path.agent_id,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&UPDATE_AGENT_SITE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<UpdateAgentSite>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            UPDATE_AGENT_SITE.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        UpdateAgentSitePath,
+                        runtime::NoParameters,
+                        _,
+                    >(&UPDATE_AGENT_SITE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::AgentSiteId>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::update_agent_site(
+                            handlers,
+                            &caller,
+                            path.agent_id,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&UPDATE_AGENT_SITE, reply))
+        }
     }
-    async fn upgrade_agent(
+    #[allow(clippy::manual_async_fn)]
+    fn upgrade_agent(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<UpgradeAgent>,
-    ) -> ::std::result::Result<runtime::Reply<UpgradeAgent>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        UPGRADE_AGENT.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    UpgradeAgentPath,
-                    runtime::NoParameters,
-                    _,
-                >(&UPGRADE_AGENT, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::upgrade_agent(
-                        handlers,
-                        &caller,
-                        path.agent_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&UPGRADE_AGENT, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<UpgradeAgent>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            UPGRADE_AGENT.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        UpgradeAgentPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&UPGRADE_AGENT, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::upgrade_agent(
+                            handlers,
+                            &caller,
+                            path.agent_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&UPGRADE_AGENT, reply))
+        }
     }
-    async fn get_assets(
+    #[allow(clippy::manual_async_fn)]
+    fn get_assets(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetAssets>,
-    ) -> ::std::result::Result<runtime::Reply<GetAssets>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_ASSETS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    GetAssetsParams,
-                    _,
-                >(&GET_ASSETS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::get_assets(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_ASSETS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetAssets>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_ASSETS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        GetAssetsParams,
+                        _,
+                    >(&GET_ASSETS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::get_assets(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_ASSETS, reply))
+        }
     }
-    async fn get_asset(
+    #[allow(clippy::manual_async_fn)]
+    fn get_asset(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetAsset>,
-    ) -> ::std::result::Result<runtime::Reply<GetAsset>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_ASSET.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetAssetPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_ASSET, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::get_asset(
-                        handlers,
-                        &caller,
-                        path.asset_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_ASSET, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<runtime::Reply<GetAsset>, runtime::ProblemDetails>,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_ASSET.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetAssetPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_ASSET, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::get_asset(
+                            handlers,
+                            &caller,
+                            path.asset_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_ASSET, reply))
+        }
     }
-    async fn remove_asset(
+    #[allow(clippy::manual_async_fn)]
+    fn remove_asset(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<RemoveAsset>,
-    ) -> ::std::result::Result<runtime::Reply<RemoveAsset>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        REMOVE_ASSET.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    RemoveAssetPath,
-                    runtime::NoParameters,
-                    _,
-                >(&REMOVE_ASSET, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::remove_asset(
-                        handlers,
-                        &caller,
-                        path.asset_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&REMOVE_ASSET, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<RemoveAsset>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            REMOVE_ASSET.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        RemoveAssetPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&REMOVE_ASSET, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::remove_asset(
+                            handlers,
+                            &caller,
+                            path.asset_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&REMOVE_ASSET, reply))
+        }
     }
-    async fn update_asset_comments(
+    #[allow(clippy::manual_async_fn)]
+    fn update_asset_comments(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<UpdateAssetComments>,
         body: runtime::RequestBody<UpdateAssetComments>,
-    ) -> ::std::result::Result<
-        runtime::Reply<UpdateAssetComments>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        UPDATE_ASSET_COMMENTS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    UpdateAssetCommentsPath,
-                    runtime::NoParameters,
-                    _,
-                >(&UPDATE_ASSET_COMMENTS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::AssetComments>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::update_asset_comments(
-                        handlers,
-                        &caller,
-                        path.asset_id,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&UPDATE_ASSET_COMMENTS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<UpdateAssetComments>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            UPDATE_ASSET_COMMENTS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        UpdateAssetCommentsPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&UPDATE_ASSET_COMMENTS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::AssetComments>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::update_asset_comments(
+                            handlers,
+                            &caller,
+                            path.asset_id,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&UPDATE_ASSET_COMMENTS, reply))
+        }
     }
-    async fn update_asset_tags(
+    #[allow(clippy::manual_async_fn)]
+    fn update_asset_tags(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<UpdateAssetTags>,
         body: runtime::RequestBody<UpdateAssetTags>,
-    ) -> ::std::result::Result<
-        runtime::Reply<UpdateAssetTags>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        UPDATE_ASSET_TAGS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    UpdateAssetTagsPath,
-                    runtime::NoParameters,
-                    _,
-                >(&UPDATE_ASSET_TAGS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::AssetTags>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::update_asset_tags(
-                        handlers,
-                        &caller,
-                        path.asset_id,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&UPDATE_ASSET_TAGS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<UpdateAssetTags>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            UPDATE_ASSET_TAGS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        UpdateAssetTagsPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&UPDATE_ASSET_TAGS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::AssetTags>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::update_asset_tags(
+                            handlers,
+                            &caller,
+                            path.asset_id,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&UPDATE_ASSET_TAGS, reply))
+        }
     }
-    async fn get_key(
+    #[allow(clippy::manual_async_fn)]
+    fn get_key(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<runtime::Reply<GetKey>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_KEY.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::get_key(handlers, &caller)
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_KEY, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<runtime::Reply<GetKey>, runtime::ProblemDetails>,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_KEY.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::get_key(handlers, &caller)
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_KEY, reply))
+        }
     }
-    async fn remove_key(
+    #[allow(clippy::manual_async_fn)]
+    fn remove_key(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<runtime::Reply<RemoveKey>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        REMOVE_KEY.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::remove_key(handlers, &caller)
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&REMOVE_KEY, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<RemoveKey>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            REMOVE_KEY.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::remove_key(
+                            handlers,
+                            &caller,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&REMOVE_KEY, reply))
+        }
     }
-    async fn rotate_key(
+    #[allow(clippy::manual_async_fn)]
+    fn rotate_key(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<runtime::Reply<RotateKey>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ROTATE_KEY.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::rotate_key(handlers, &caller)
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&ROTATE_KEY, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<RotateKey>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ROTATE_KEY.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::rotate_key(
+                            handlers,
+                            &caller,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&ROTATE_KEY, reply))
+        }
     }
-    async fn get_services(
+    #[allow(clippy::manual_async_fn)]
+    fn get_services(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetServices>,
-    ) -> ::std::result::Result<runtime::Reply<GetServices>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_SERVICES.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    GetServicesParams,
-                    _,
-                >(&GET_SERVICES, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::get_services(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_SERVICES, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetServices>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_SERVICES.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        GetServicesParams,
+                        _,
+                    >(&GET_SERVICES, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::get_services(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_SERVICES, reply))
+        }
     }
-    async fn get_service(
+    #[allow(clippy::manual_async_fn)]
+    fn get_service(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetService>,
-    ) -> ::std::result::Result<runtime::Reply<GetService>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_SERVICE.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetServicePath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_SERVICE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::get_service(
-                        handlers,
-                        &caller,
-                        path.service_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_SERVICE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetService>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_SERVICE.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetServicePath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_SERVICE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::get_service(
+                            handlers,
+                            &caller,
+                            path.service_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_SERVICE, reply))
+        }
     }
-    async fn remove_service(
+    #[allow(clippy::manual_async_fn)]
+    fn remove_service(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<RemoveService>,
-    ) -> ::std::result::Result<runtime::Reply<RemoveService>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        REMOVE_SERVICE.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    RemoveServicePath,
-                    runtime::NoParameters,
-                    _,
-                >(&REMOVE_SERVICE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::remove_service(
-                        handlers,
-                        &caller,
-                        path.service_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&REMOVE_SERVICE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<RemoveService>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            REMOVE_SERVICE.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        RemoveServicePath,
+                        runtime::NoParameters,
+                        _,
+                    >(&REMOVE_SERVICE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::remove_service(
+                            handlers,
+                            &caller,
+                            path.service_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&REMOVE_SERVICE, reply))
+        }
     }
-    async fn get_sites(
+    #[allow(clippy::manual_async_fn)]
+    fn get_sites(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<runtime::Reply<GetSites>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_SITES.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::get_sites(handlers, &caller)
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_SITES, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<runtime::Reply<GetSites>, runtime::ProblemDetails>,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_SITES.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::get_sites(handlers, &caller)
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_SITES, reply))
+        }
     }
-    async fn create_site(
+    #[allow(clippy::manual_async_fn)]
+    fn create_site(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<CreateSite>,
-    ) -> ::std::result::Result<runtime::Reply<CreateSite>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        CREATE_SITE.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let body = match body
-                    .decode::<types::SiteOptions>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::create_site(
-                        handlers,
-                        &caller,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&CREATE_SITE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<CreateSite>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            CREATE_SITE.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::SiteOptions>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::create_site(
+                            handlers,
+                            &caller,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&CREATE_SITE, reply))
+        }
     }
-    async fn get_site(
+    #[allow(clippy::manual_async_fn)]
+    fn get_site(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetSite>,
-    ) -> ::std::result::Result<runtime::Reply<GetSite>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_SITE.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetSitePath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_SITE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::get_site(
-                        handlers,
-                        &caller,
-                        path.site_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_SITE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<runtime::Reply<GetSite>, runtime::ProblemDetails>,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_SITE.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetSitePath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_SITE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::get_site(
+                            handlers,
+                            &caller,
+                            path.site_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_SITE, reply))
+        }
     }
-    async fn remove_site(
+    #[allow(clippy::manual_async_fn)]
+    fn remove_site(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<RemoveSite>,
-    ) -> ::std::result::Result<runtime::Reply<RemoveSite>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        REMOVE_SITE.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    RemoveSitePath,
-                    runtime::NoParameters,
-                    _,
-                >(&REMOVE_SITE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::remove_site(
-                        handlers,
-                        &caller,
-                        path.site_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&REMOVE_SITE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<RemoveSite>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            REMOVE_SITE.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        RemoveSitePath,
+                        runtime::NoParameters,
+                        _,
+                    >(&REMOVE_SITE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::remove_site(
+                            handlers,
+                            &caller,
+                            path.site_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&REMOVE_SITE, reply))
+        }
     }
-    async fn update_site(
+    #[allow(clippy::manual_async_fn)]
+    fn update_site(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<UpdateSite>,
         body: runtime::RequestBody<UpdateSite>,
-    ) -> ::std::result::Result<runtime::Reply<UpdateSite>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        UPDATE_SITE.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    UpdateSitePath,
-                    runtime::NoParameters,
-                    _,
-                >(&UPDATE_SITE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::SiteOptions>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::update_site(
-                        handlers,
-                        &caller,
-                        path.site_id,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&UPDATE_SITE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<UpdateSite>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            UPDATE_SITE.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        UpdateSitePath,
+                        runtime::NoParameters,
+                        _,
+                    >(&UPDATE_SITE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::SiteOptions>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::update_site(
+                            handlers,
+                            &caller,
+                            path.site_id,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&UPDATE_SITE, reply))
+        }
     }
-    async fn import_scan_data(
+    #[allow(clippy::manual_async_fn)]
+    fn import_scan_data(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ImportScanData>,
         body: runtime::RequestBody<ImportScanData>,
-    ) -> ::std::result::Result<runtime::Reply<ImportScanData>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        IMPORT_SCAN_DATA.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    ImportScanDataPath,
-                    runtime::NoParameters,
-                    _,
-                >(&IMPORT_SCAN_DATA, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body.bytes() {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::import_scan_data(
-                        handlers,
-                        &caller,
-                        path.site_id,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&IMPORT_SCAN_DATA, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ImportScanData>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            IMPORT_SCAN_DATA.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        ImportScanDataPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&IMPORT_SCAN_DATA, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body.bytes() {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::import_scan_data(
+                            handlers,
+                            &caller,
+                            path.site_id,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&IMPORT_SCAN_DATA, reply))
+        }
     }
-    async fn create_scan(
+    #[allow(clippy::manual_async_fn)]
+    fn create_scan(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<CreateScan>,
         body: runtime::RequestBody<CreateScan>,
-    ) -> ::std::result::Result<runtime::Reply<CreateScan>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        CREATE_SCAN.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    CreateScanPath,
-                    runtime::NoParameters,
-                    _,
-                >(&CREATE_SCAN, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body.decode::<types::ScanOptions>() {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::create_scan(
-                        handlers,
-                        &caller,
-                        path.site_id,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&CREATE_SCAN, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<CreateScan>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            CREATE_SCAN.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        CreateScanPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&CREATE_SCAN, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body.decode::<types::ScanOptions>() {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::create_scan(
+                            handlers,
+                            &caller,
+                            path.site_id,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&CREATE_SCAN, reply))
+        }
     }
-    async fn get_tasks(
+    #[allow(clippy::manual_async_fn)]
+    fn get_tasks(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetTasks>,
-    ) -> ::std::result::Result<runtime::Reply<GetTasks>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_TASKS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    GetTasksParams,
-                    _,
-                >(&GET_TASKS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::get_tasks(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_TASKS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<runtime::Reply<GetTasks>, runtime::ProblemDetails>,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_TASKS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        GetTasksParams,
+                        _,
+                    >(&GET_TASKS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::get_tasks(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_TASKS, reply))
+        }
     }
-    async fn get_task(
+    #[allow(clippy::manual_async_fn)]
+    fn get_task(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetTask>,
-    ) -> ::std::result::Result<runtime::Reply<GetTask>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_TASK.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetTaskPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_TASK, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::get_task(
-                        handlers,
-                        &caller,
-                        path.task_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_TASK, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<runtime::Reply<GetTask>, runtime::ProblemDetails>,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_TASK.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetTaskPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_TASK, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::get_task(
+                            handlers,
+                            &caller,
+                            path.task_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_TASK, reply))
+        }
     }
-    async fn update_task(
+    #[allow(clippy::manual_async_fn)]
+    fn update_task(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<UpdateTask>,
         body: runtime::RequestBody<UpdateTask>,
-    ) -> ::std::result::Result<runtime::Reply<UpdateTask>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        UPDATE_TASK.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    UpdateTaskPath,
-                    runtime::NoParameters,
-                    _,
-                >(&UPDATE_TASK, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body.decode::<types::Task>().and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::update_task(
-                        handlers,
-                        &caller,
-                        path.task_id,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&UPDATE_TASK, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<UpdateTask>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            UPDATE_TASK.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        UpdateTaskPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&UPDATE_TASK, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::Task>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::update_task(
+                            handlers,
+                            &caller,
+                            path.task_id,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&UPDATE_TASK, reply))
+        }
     }
-    async fn get_task_change_report(
+    #[allow(clippy::manual_async_fn)]
+    fn get_task_change_report(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetTaskChangeReport>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetTaskChangeReport>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_TASK_CHANGE_REPORT.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetTaskChangeReportPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_TASK_CHANGE_REPORT, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::get_task_change_report(
-                        handlers,
-                        &caller,
-                        path.task_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_TASK_CHANGE_REPORT, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetTaskChangeReport>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_TASK_CHANGE_REPORT.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetTaskChangeReportPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_TASK_CHANGE_REPORT, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::get_task_change_report(
+                            handlers,
+                            &caller,
+                            path.task_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_TASK_CHANGE_REPORT, reply))
+        }
     }
-    async fn get_task_scan_data(
+    #[allow(clippy::manual_async_fn)]
+    fn get_task_scan_data(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetTaskScanData>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetTaskScanData>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_TASK_SCAN_DATA.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetTaskScanDataPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_TASK_SCAN_DATA, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::get_task_scan_data(
-                        handlers,
-                        &caller,
-                        path.task_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_TASK_SCAN_DATA, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetTaskScanData>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_TASK_SCAN_DATA.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetTaskScanDataPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_TASK_SCAN_DATA, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::get_task_scan_data(
+                            handlers,
+                            &caller,
+                            path.task_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_TASK_SCAN_DATA, reply))
+        }
     }
-    async fn hide_task(
+    #[allow(clippy::manual_async_fn)]
+    fn hide_task(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<HideTask>,
-    ) -> ::std::result::Result<runtime::Reply<HideTask>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        HIDE_TASK.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    HideTaskPath,
-                    runtime::NoParameters,
-                    _,
-                >(&HIDE_TASK, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::hide_task(
-                        handlers,
-                        &caller,
-                        path.task_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&HIDE_TASK, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<runtime::Reply<HideTask>, runtime::ProblemDetails>,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            HIDE_TASK.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        HideTaskPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&HIDE_TASK, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::hide_task(
+                            handlers,
+                            &caller,
+                            path.task_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&HIDE_TASK, reply))
+        }
     }
-    async fn stop_task(
+    #[allow(clippy::manual_async_fn)]
+    fn stop_task(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<StopTask>,
-    ) -> ::std::result::Result<runtime::Reply<StopTask>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        STOP_TASK.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    StopTaskPath,
-                    runtime::NoParameters,
-                    _,
-                >(&STOP_TASK, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::stop_task(
-                        handlers,
-                        &caller,
-                        path.task_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&STOP_TASK, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<runtime::Reply<StopTask>, runtime::ProblemDetails>,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            STOP_TASK.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        StopTaskPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&STOP_TASK, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::stop_task(
+                            handlers,
+                            &caller,
+                            path.task_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&STOP_TASK, reply))
+        }
     }
-    async fn get_wireless_la_ns(
+    #[allow(clippy::manual_async_fn)]
+    fn get_wireless_la_ns(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetWirelessLaNs>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetWirelessLaNs>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_WIRELESS_LA_NS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    GetWirelessLaNsParams,
-                    _,
-                >(&GET_WIRELESS_LA_NS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::get_wireless_la_ns(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_WIRELESS_LA_NS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetWirelessLaNs>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_WIRELESS_LA_NS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        GetWirelessLaNsParams,
+                        _,
+                    >(&GET_WIRELESS_LA_NS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::get_wireless_la_ns(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_WIRELESS_LA_NS, reply))
+        }
     }
-    async fn get_wireless_lan(
+    #[allow(clippy::manual_async_fn)]
+    fn get_wireless_lan(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetWirelessLan>,
-    ) -> ::std::result::Result<runtime::Reply<GetWirelessLan>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_WIRELESS_LAN.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetWirelessLanPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_WIRELESS_LAN, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::get_wireless_lan(
-                        handlers,
-                        &caller,
-                        path.wireless_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_WIRELESS_LAN, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetWirelessLan>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_WIRELESS_LAN.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetWirelessLanPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_WIRELESS_LAN, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::get_wireless_lan(
+                            handlers,
+                            &caller,
+                            path.wireless_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_WIRELESS_LAN, reply))
+        }
     }
-    async fn remove_wireless_lan(
+    #[allow(clippy::manual_async_fn)]
+    fn remove_wireless_lan(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<RemoveWirelessLan>,
-    ) -> ::std::result::Result<
-        runtime::Reply<RemoveWirelessLan>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        REMOVE_WIRELESS_LAN.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    RemoveWirelessLanPath,
-                    runtime::NoParameters,
-                    _,
-                >(&REMOVE_WIRELESS_LAN, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::remove_wireless_lan(
-                        handlers,
-                        &caller,
-                        path.wireless_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&REMOVE_WIRELESS_LAN, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<RemoveWirelessLan>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            REMOVE_WIRELESS_LAN.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        RemoveWirelessLanPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&REMOVE_WIRELESS_LAN, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::remove_wireless_lan(
+                            handlers,
+                            &caller,
+                            path.wireless_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&REMOVE_WIRELESS_LAN, reply))
+        }
     }
-    async fn get_latest_agent_version(
+    #[allow(clippy::manual_async_fn)]
+    fn get_latest_agent_version(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetLatestAgentVersion>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::get_latest_agent_version(
-                        handlers,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_LATEST_AGENT_VERSION, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetLatestAgentVersion>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::get_latest_agent_version(
+                            handlers,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_LATEST_AGENT_VERSION, reply))
+        }
     }
-    async fn get_latest_platform_version(
+    #[allow(clippy::manual_async_fn)]
+    fn get_latest_platform_version(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetLatestPlatformVersion>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::get_latest_platform_version(
-                        handlers,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_LATEST_PLATFORM_VERSION, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetLatestPlatformVersion>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::get_latest_platform_version(
+                            handlers,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_LATEST_PLATFORM_VERSION, reply),
+            )
+        }
     }
-    async fn get_latest_scanner_version(
+    #[allow(clippy::manual_async_fn)]
+    fn get_latest_scanner_version(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetLatestScannerVersion>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::get_latest_scanner_version(
-                        handlers,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_LATEST_SCANNER_VERSION, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetLatestScannerVersion>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::get_latest_scanner_version(
+                            handlers,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_LATEST_SCANNER_VERSION, reply),
+            )
+        }
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -17618,52 +18147,59 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
 /// The adapters of the operations `runtime::routing` serves
 /// beyond dropshot's router (not endpoints of the trait).
 impl<H: RumbleApiHandlers> StrictServer<H> {
-    async fn create_account_user_invite(
+    #[allow(clippy::manual_async_fn)]
+    fn create_account_user_invite(
         rqctx: ::dropshot::RequestContext<H>,
         body: runtime::RequestBody<CreateAccountUserInvite>,
-    ) -> ::std::result::Result<
-        runtime::Reply<CreateAccountUserInvite>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        CREATE_ACCOUNT_USER_INVITE.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let body = match body
-                    .decode::<types::UserInviteOptions>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as RumbleApiHandlers>::create_account_user_invite(
-                        handlers,
-                        &caller,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&CREATE_ACCOUNT_USER_INVITE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<CreateAccountUserInvite>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            CREATE_ACCOUNT_USER_INVITE.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::UserInviteOptions>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as RumbleApiHandlers>::create_account_user_invite(
+                            handlers,
+                            &caller,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&CREATE_ACCOUNT_USER_INVITE, reply),
+            )
+        }
     }
 }
 ///The dropshot API description of a server of this version alone, built on `H`: see [`register_endpoints`], and the request metrics at `GET /metrics` ([`runtime::metrics`]).

@@ -1716,439 +1716,530 @@ The Twitter Sentiment Analysis function allows you to perform Sentiment Analysis
 pub struct StrictServer<H>(::std::marker::PhantomData<H>);
 impl<H: ApiDatumboxComHandlers> ApiDatumboxComApi for StrictServer<H> {
     type Context = H;
-    async fn adult_content_detection(
+    #[allow(clippy::manual_async_fn)]
+    fn adult_content_detection(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<AdultContentDetection>,
-    ) -> ::std::result::Result<
-        runtime::Reply<AdultContentDetection>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body.decode::<types::AdultContentDetectionRequestBody>()
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ApiDatumboxComHandlers>::adult_content_detection(
-                        handlers,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&ADULT_CONTENT_DETECTION, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<AdultContentDetection>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body
+                        .decode::<types::AdultContentDetectionRequestBody>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ApiDatumboxComHandlers>::adult_content_detection(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&ADULT_CONTENT_DETECTION, reply))
+        }
     }
-    async fn commercial_detection(
+    #[allow(clippy::manual_async_fn)]
+    fn commercial_detection(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<CommercialDetection>,
-    ) -> ::std::result::Result<
-        runtime::Reply<CommercialDetection>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body.decode::<types::CommercialDetectionRequestBody>() {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ApiDatumboxComHandlers>::commercial_detection(
-                        handlers,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&COMMERCIAL_DETECTION, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<CommercialDetection>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body
+                        .decode::<types::CommercialDetectionRequestBody>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ApiDatumboxComHandlers>::commercial_detection(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&COMMERCIAL_DETECTION, reply))
+        }
     }
-    async fn document_similarity(
+    #[allow(clippy::manual_async_fn)]
+    fn document_similarity(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<DocumentSimilarity>,
-    ) -> ::std::result::Result<
-        runtime::Reply<DocumentSimilarity>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body.decode::<types::DocumentSimilarityRequestBody>() {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ApiDatumboxComHandlers>::document_similarity(
-                        handlers,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&DOCUMENT_SIMILARITY, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<DocumentSimilarity>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body
+                        .decode::<types::DocumentSimilarityRequestBody>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ApiDatumboxComHandlers>::document_similarity(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&DOCUMENT_SIMILARITY, reply))
+        }
     }
-    async fn educational_detection(
+    #[allow(clippy::manual_async_fn)]
+    fn educational_detection(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<EducationalDetection>,
-    ) -> ::std::result::Result<
-        runtime::Reply<EducationalDetection>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body.decode::<types::EducationalDetectionRequestBody>()
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ApiDatumboxComHandlers>::educational_detection(
-                        handlers,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&EDUCATIONAL_DETECTION, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<EducationalDetection>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body
+                        .decode::<types::EducationalDetectionRequestBody>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ApiDatumboxComHandlers>::educational_detection(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&EDUCATIONAL_DETECTION, reply))
+        }
     }
-    async fn gender_detection(
+    #[allow(clippy::manual_async_fn)]
+    fn gender_detection(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<GenderDetection>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GenderDetection>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body.decode::<types::GenderDetectionRequestBody>() {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ApiDatumboxComHandlers>::gender_detection(
-                        handlers,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GENDER_DETECTION, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GenderDetection>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body.decode::<types::GenderDetectionRequestBody>() {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ApiDatumboxComHandlers>::gender_detection(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GENDER_DETECTION, reply))
+        }
     }
-    async fn keyword_extraction(
+    #[allow(clippy::manual_async_fn)]
+    fn keyword_extraction(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<KeywordExtraction>,
-    ) -> ::std::result::Result<
-        runtime::Reply<KeywordExtraction>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body.decode::<types::KeywordExtractionRequestBody>() {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ApiDatumboxComHandlers>::keyword_extraction(
-                        handlers,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&KEYWORD_EXTRACTION, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<KeywordExtraction>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body.decode::<types::KeywordExtractionRequestBody>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ApiDatumboxComHandlers>::keyword_extraction(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&KEYWORD_EXTRACTION, reply))
+        }
     }
-    async fn language_detection(
+    #[allow(clippy::manual_async_fn)]
+    fn language_detection(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<LanguageDetection>,
-    ) -> ::std::result::Result<
-        runtime::Reply<LanguageDetection>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body.decode::<types::LanguageDetectionRequestBody>() {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ApiDatumboxComHandlers>::language_detection(
-                        handlers,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&LANGUAGE_DETECTION, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<LanguageDetection>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body.decode::<types::LanguageDetectionRequestBody>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ApiDatumboxComHandlers>::language_detection(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&LANGUAGE_DETECTION, reply))
+        }
     }
-    async fn readability_assessment(
+    #[allow(clippy::manual_async_fn)]
+    fn readability_assessment(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<ReadabilityAssessment>,
-    ) -> ::std::result::Result<
-        runtime::Reply<ReadabilityAssessment>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body.decode::<types::ReadabilityAssessmentRequestBody>()
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ApiDatumboxComHandlers>::readability_assessment(
-                        handlers,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&READABILITY_ASSESSMENT, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ReadabilityAssessment>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body
+                        .decode::<types::ReadabilityAssessmentRequestBody>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ApiDatumboxComHandlers>::readability_assessment(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&READABILITY_ASSESSMENT, reply))
+        }
     }
-    async fn sentiment_analysis(
+    #[allow(clippy::manual_async_fn)]
+    fn sentiment_analysis(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<SentimentAnalysis>,
-    ) -> ::std::result::Result<
-        runtime::Reply<SentimentAnalysis>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body.decode::<types::SentimentAnalysisRequestBody>() {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ApiDatumboxComHandlers>::sentiment_analysis(
-                        handlers,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&SENTIMENT_ANALYSIS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SentimentAnalysis>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body.decode::<types::SentimentAnalysisRequestBody>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ApiDatumboxComHandlers>::sentiment_analysis(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&SENTIMENT_ANALYSIS, reply))
+        }
     }
-    async fn spam_detection(
+    #[allow(clippy::manual_async_fn)]
+    fn spam_detection(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<SpamDetection>,
-    ) -> ::std::result::Result<runtime::Reply<SpamDetection>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body.decode::<types::SpamDetectionRequestBody>() {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ApiDatumboxComHandlers>::spam_detection(
-                        handlers,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&SPAM_DETECTION, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SpamDetection>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body.decode::<types::SpamDetectionRequestBody>() {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ApiDatumboxComHandlers>::spam_detection(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&SPAM_DETECTION, reply))
+        }
     }
-    async fn subjectivity_analysis(
+    #[allow(clippy::manual_async_fn)]
+    fn subjectivity_analysis(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<SubjectivityAnalysis>,
-    ) -> ::std::result::Result<
-        runtime::Reply<SubjectivityAnalysis>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body.decode::<types::SubjectivityAnalysisRequestBody>()
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ApiDatumboxComHandlers>::subjectivity_analysis(
-                        handlers,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&SUBJECTIVITY_ANALYSIS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SubjectivityAnalysis>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body
+                        .decode::<types::SubjectivityAnalysisRequestBody>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ApiDatumboxComHandlers>::subjectivity_analysis(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&SUBJECTIVITY_ANALYSIS, reply))
+        }
     }
-    async fn text_extraction(
+    #[allow(clippy::manual_async_fn)]
+    fn text_extraction(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<TextExtraction>,
-    ) -> ::std::result::Result<runtime::Reply<TextExtraction>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body.decode::<types::TextExtractionRequestBody>() {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ApiDatumboxComHandlers>::text_extraction(
-                        handlers,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&TEXT_EXTRACTION, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<TextExtraction>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body.decode::<types::TextExtractionRequestBody>() {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ApiDatumboxComHandlers>::text_extraction(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&TEXT_EXTRACTION, reply))
+        }
     }
-    async fn topic_classification(
+    #[allow(clippy::manual_async_fn)]
+    fn topic_classification(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<TopicClassification>,
-    ) -> ::std::result::Result<
-        runtime::Reply<TopicClassification>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body.decode::<types::TopicClassificationRequestBody>() {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ApiDatumboxComHandlers>::topic_classification(
-                        handlers,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&TOPIC_CLASSIFICATION, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<TopicClassification>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body
+                        .decode::<types::TopicClassificationRequestBody>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ApiDatumboxComHandlers>::topic_classification(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&TOPIC_CLASSIFICATION, reply))
+        }
     }
-    async fn twitter_sentiment_analysis(
+    #[allow(clippy::manual_async_fn)]
+    fn twitter_sentiment_analysis(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<TwitterSentimentAnalysis>,
-    ) -> ::std::result::Result<
-        runtime::Reply<TwitterSentimentAnalysis>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body
-                    .decode::<types::TwitterSentimentAnalysisRequestBody>()
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ApiDatumboxComHandlers>::twitter_sentiment_analysis(
-                        handlers,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&TWITTER_SENTIMENT_ANALYSIS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<TwitterSentimentAnalysis>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body
+                        .decode::<types::TwitterSentimentAnalysisRequestBody>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ApiDatumboxComHandlers>::twitter_sentiment_analysis(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&TWITTER_SENTIMENT_ANALYSIS, reply),
+            )
+        }
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,

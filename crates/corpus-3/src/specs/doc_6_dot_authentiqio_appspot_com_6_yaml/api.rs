@@ -2915,470 +2915,573 @@ See: https://github.com/skion/authentiq/wiki/JWT-Examples*/
 pub struct StrictServer<H>(::std::marker::PhantomData<H>);
 impl<H: AuthentiqApiHandlers> AuthentiqApiApi for StrictServer<H> {
     type Context = H;
-    async fn key_register(
+    #[allow(clippy::manual_async_fn)]
+    fn key_register(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<KeyRegister>,
-    ) -> ::std::result::Result<runtime::Reply<KeyRegister>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body.bytes().and_then(runtime::required) {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as AuthentiqApiHandlers>::key_register(handlers, body)
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&KEY_REGISTER, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<KeyRegister>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body.bytes().and_then(runtime::required) {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as AuthentiqApiHandlers>::key_register(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&KEY_REGISTER, reply))
+        }
     }
-    async fn key_revoke_nosecret(
+    #[allow(clippy::manual_async_fn)]
+    fn key_revoke_nosecret(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<KeyRevokeNosecret>,
-    ) -> ::std::result::Result<
-        runtime::Reply<KeyRevokeNosecret>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    KeyRevokeNosecretParams,
-                    _,
-                >(&KEY_REVOKE_NOSECRET, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as AuthentiqApiHandlers>::key_revoke_nosecret(
-                        handlers,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&KEY_REVOKE_NOSECRET, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<KeyRevokeNosecret>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        KeyRevokeNosecretParams,
+                        _,
+                    >(&KEY_REVOKE_NOSECRET, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as AuthentiqApiHandlers>::key_revoke_nosecret(
+                            handlers,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&KEY_REVOKE_NOSECRET, reply))
+        }
     }
-    async fn key_retrieve(
+    #[allow(clippy::manual_async_fn)]
+    fn key_retrieve(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<KeyRetrieve>,
-    ) -> ::std::result::Result<runtime::Reply<KeyRetrieve>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    KeyRetrievePath,
-                    runtime::NoParameters,
-                    _,
-                >(&KEY_RETRIEVE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as AuthentiqApiHandlers>::key_retrieve(
-                        handlers,
-                        path.pk,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&KEY_RETRIEVE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<KeyRetrieve>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        KeyRetrievePath,
+                        runtime::NoParameters,
+                        _,
+                    >(&KEY_RETRIEVE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as AuthentiqApiHandlers>::key_retrieve(
+                            handlers,
+                            path.pk,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&KEY_RETRIEVE, reply))
+        }
     }
-    async fn key_bind(
+    #[allow(clippy::manual_async_fn)]
+    fn key_bind(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<KeyBind>,
         body: runtime::RequestBody<KeyBind>,
-    ) -> ::std::result::Result<runtime::Reply<KeyBind>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    KeyBindPath,
-                    runtime::NoParameters,
-                    _,
-                >(&KEY_BIND, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body.bytes().and_then(runtime::required) {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as AuthentiqApiHandlers>::key_bind(
-                        handlers,
-                        path.pk,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&KEY_BIND, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<runtime::Reply<KeyBind>, runtime::ProblemDetails>,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        KeyBindPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&KEY_BIND, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body.bytes().and_then(runtime::required) {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as AuthentiqApiHandlers>::key_bind(
+                            handlers,
+                            path.pk,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&KEY_BIND, reply))
+        }
     }
-    async fn key_update(
+    #[allow(clippy::manual_async_fn)]
+    fn key_update(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<KeyUpdate>,
         body: runtime::RequestBody<KeyUpdate>,
-    ) -> ::std::result::Result<runtime::Reply<KeyUpdate>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    KeyUpdatePath,
-                    runtime::NoParameters,
-                    _,
-                >(&KEY_UPDATE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body.bytes().and_then(runtime::required) {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as AuthentiqApiHandlers>::key_update(
-                        handlers,
-                        path.pk,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&KEY_UPDATE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<KeyUpdate>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        KeyUpdatePath,
+                        runtime::NoParameters,
+                        _,
+                    >(&KEY_UPDATE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body.bytes().and_then(runtime::required) {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as AuthentiqApiHandlers>::key_update(
+                            handlers,
+                            path.pk,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&KEY_UPDATE, reply))
+        }
     }
-    async fn key_revoke(
+    #[allow(clippy::manual_async_fn)]
+    fn key_revoke(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<KeyRevoke>,
-    ) -> ::std::result::Result<runtime::Reply<KeyRevoke>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    KeyRevokePath,
-                    KeyRevokeParams,
-                    _,
-                >(&KEY_REVOKE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as AuthentiqApiHandlers>::key_revoke(
-                        handlers,
-                        path.pk,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&KEY_REVOKE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<KeyRevoke>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        KeyRevokePath,
+                        KeyRevokeParams,
+                        _,
+                    >(&KEY_REVOKE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as AuthentiqApiHandlers>::key_revoke(
+                            handlers,
+                            path.pk,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&KEY_REVOKE, reply))
+        }
     }
-    async fn head_key_by_pk(
+    #[allow(clippy::manual_async_fn)]
+    fn head_key_by_pk(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<HeadKeyByPk>,
-    ) -> ::std::result::Result<runtime::Reply<HeadKeyByPk>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    HeadKeyByPkPath,
-                    runtime::NoParameters,
-                    _,
-                >(&HEAD_KEY_BY_PK, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as AuthentiqApiHandlers>::head_key_by_pk(
-                        handlers,
-                        path.pk,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&HEAD_KEY_BY_PK, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<HeadKeyByPk>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        HeadKeyByPkPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&HEAD_KEY_BY_PK, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as AuthentiqApiHandlers>::head_key_by_pk(
+                            handlers,
+                            path.pk,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&HEAD_KEY_BY_PK, reply))
+        }
     }
-    async fn push_login_request(
+    #[allow(clippy::manual_async_fn)]
+    fn push_login_request(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<PushLoginRequest>,
         body: runtime::RequestBody<PushLoginRequest>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PushLoginRequest>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    PushLoginRequestParams,
-                    _,
-                >(&PUSH_LOGIN_REQUEST, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body.bytes().and_then(runtime::required) {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as AuthentiqApiHandlers>::push_login_request(
-                        handlers,
-                        params,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&PUSH_LOGIN_REQUEST, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PushLoginRequest>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        PushLoginRequestParams,
+                        _,
+                    >(&PUSH_LOGIN_REQUEST, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body.bytes().and_then(runtime::required) {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as AuthentiqApiHandlers>::push_login_request(
+                            handlers,
+                            params,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&PUSH_LOGIN_REQUEST, reply))
+        }
     }
-    async fn sign_request(
+    #[allow(clippy::manual_async_fn)]
+    fn sign_request(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SignRequest>,
         body: runtime::RequestBody<SignRequest>,
-    ) -> ::std::result::Result<runtime::Reply<SignRequest>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    SignRequestParams,
-                    _,
-                >(&SIGN_REQUEST, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body.bytes().and_then(runtime::required) {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as AuthentiqApiHandlers>::sign_request(
-                        handlers,
-                        params,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&SIGN_REQUEST, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SignRequest>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        SignRequestParams,
+                        _,
+                    >(&SIGN_REQUEST, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body.bytes().and_then(runtime::required) {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as AuthentiqApiHandlers>::sign_request(
+                            handlers,
+                            params,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&SIGN_REQUEST, reply))
+        }
     }
-    async fn sign_retrieve(
+    #[allow(clippy::manual_async_fn)]
+    fn sign_retrieve(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SignRetrieve>,
-    ) -> ::std::result::Result<runtime::Reply<SignRetrieve>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let accepted = match runtime::negotiate(
-                    &SIGN_RETRIEVE,
-                    rqctx.request.headers(),
-                ) {
-                    ::std::result::Result::Ok(accepted) => accepted,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(406, problem);
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    SignRetrievePath,
-                    runtime::NoParameters,
-                    _,
-                >(&SIGN_RETRIEVE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as AuthentiqApiHandlers>::sign_retrieve(
-                        handlers,
-                        path.job,
-                    )
-                    .await;
-                response.into_http(&accepted)
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&SIGN_RETRIEVE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SignRetrieve>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let accepted = match runtime::negotiate(
+                        &SIGN_RETRIEVE,
+                        rqctx.request.headers(),
+                    ) {
+                        ::std::result::Result::Ok(accepted) => accepted,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(406, problem);
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        SignRetrievePath,
+                        runtime::NoParameters,
+                        _,
+                    >(&SIGN_RETRIEVE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as AuthentiqApiHandlers>::sign_retrieve(
+                            handlers,
+                            path.job,
+                        )
+                        .await;
+                    response.into_http(&accepted)
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&SIGN_RETRIEVE, reply))
+        }
     }
-    async fn sign_update(
+    #[allow(clippy::manual_async_fn)]
+    fn sign_update(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SignUpdate>,
-    ) -> ::std::result::Result<runtime::Reply<SignUpdate>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    SignUpdatePath,
-                    runtime::NoParameters,
-                    _,
-                >(&SIGN_UPDATE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as AuthentiqApiHandlers>::sign_update(
-                        handlers,
-                        path.job,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&SIGN_UPDATE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SignUpdate>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        SignUpdatePath,
+                        runtime::NoParameters,
+                        _,
+                    >(&SIGN_UPDATE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as AuthentiqApiHandlers>::sign_update(
+                            handlers,
+                            path.job,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&SIGN_UPDATE, reply))
+        }
     }
-    async fn sign_confirm(
+    #[allow(clippy::manual_async_fn)]
+    fn sign_confirm(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SignConfirm>,
-    ) -> ::std::result::Result<runtime::Reply<SignConfirm>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    SignConfirmPath,
-                    runtime::NoParameters,
-                    _,
-                >(&SIGN_CONFIRM, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as AuthentiqApiHandlers>::sign_confirm(
-                        handlers,
-                        path.job,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&SIGN_CONFIRM, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SignConfirm>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        SignConfirmPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&SIGN_CONFIRM, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as AuthentiqApiHandlers>::sign_confirm(
+                            handlers,
+                            path.job,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&SIGN_CONFIRM, reply))
+        }
     }
-    async fn sign_delete(
+    #[allow(clippy::manual_async_fn)]
+    fn sign_delete(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SignDelete>,
-    ) -> ::std::result::Result<runtime::Reply<SignDelete>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    SignDeletePath,
-                    runtime::NoParameters,
-                    _,
-                >(&SIGN_DELETE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as AuthentiqApiHandlers>::sign_delete(
-                        handlers,
-                        path.job,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&SIGN_DELETE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SignDelete>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        SignDeletePath,
+                        runtime::NoParameters,
+                        _,
+                    >(&SIGN_DELETE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as AuthentiqApiHandlers>::sign_delete(
+                            handlers,
+                            path.job,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&SIGN_DELETE, reply))
+        }
     }
-    async fn sign_retrieve_head(
+    #[allow(clippy::manual_async_fn)]
+    fn sign_retrieve_head(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SignRetrieveHead>,
-    ) -> ::std::result::Result<
-        runtime::Reply<SignRetrieveHead>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    SignRetrieveHeadPath,
-                    runtime::NoParameters,
-                    _,
-                >(&SIGN_RETRIEVE_HEAD, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as AuthentiqApiHandlers>::sign_retrieve_head(
-                        handlers,
-                        path.job,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&SIGN_RETRIEVE_HEAD, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SignRetrieveHead>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        SignRetrieveHeadPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&SIGN_RETRIEVE_HEAD, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as AuthentiqApiHandlers>::sign_retrieve_head(
+                            handlers,
+                            path.job,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&SIGN_RETRIEVE_HEAD, reply))
+        }
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,

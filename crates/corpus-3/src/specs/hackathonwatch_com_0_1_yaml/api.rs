@@ -452,25 +452,30 @@ pub trait HackathonWatchHandlers: runtime::Authenticator + runtime::serving::Ser
 pub struct StrictServer<H>(::std::marker::PhantomData<H>);
 impl<H: HackathonWatchHandlers> HackathonWatchApi for StrictServer<H> {
     type Context = H;
-    async fn get_swagger_doc_format(
+    #[allow(clippy::manual_async_fn)]
+    fn get_swagger_doc_format(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetSwaggerDocFormat>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                #[allow(deprecated)]
-                let response = <H as HackathonWatchHandlers>::get_swagger_doc_format(
-                        handlers,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_SWAGGER_DOC_FORMAT, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetSwaggerDocFormat>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    #[allow(deprecated)]
+                    let response = <H as HackathonWatchHandlers>::get_swagger_doc_format(
+                            handlers,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_SWAGGER_DOC_FORMAT, reply))
+        }
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -488,101 +493,120 @@ impl<H: HackathonWatchHandlers> HackathonWatchApi for StrictServer<H> {
 /// The adapters of the operations `runtime::routing` serves
 /// beyond dropshot's router (not endpoints of the trait).
 impl<H: HackathonWatchHandlers> StrictServer<H> {
-    async fn get_hackathons_coming_format(
+    #[allow(clippy::manual_async_fn)]
+    fn get_hackathons_coming_format(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetHackathonsComingFormat>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetHackathonsComingFormat>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    GetHackathonsComingFormatParams,
-                    _,
-                >(&GET_HACKATHONS_COMING_FORMAT, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as HackathonWatchHandlers>::get_hackathons_coming_format(
-                        handlers,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_HACKATHONS_COMING_FORMAT, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetHackathonsComingFormat>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        GetHackathonsComingFormatParams,
+                        _,
+                    >(&GET_HACKATHONS_COMING_FORMAT, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as HackathonWatchHandlers>::get_hackathons_coming_format(
+                            handlers,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_HACKATHONS_COMING_FORMAT, reply),
+            )
+        }
     }
-    async fn get_hackathons_id_format(
+    #[allow(clippy::manual_async_fn)]
+    fn get_hackathons_id_format(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetHackathonsIdFormat>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetHackathonsIdFormat>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    GetHackathonsIdFormatPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_HACKATHONS_ID_FORMAT, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as HackathonWatchHandlers>::get_hackathons_id_format(
-                        handlers,
-                        path.id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_HACKATHONS_ID_FORMAT, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetHackathonsIdFormat>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        GetHackathonsIdFormatPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_HACKATHONS_ID_FORMAT, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as HackathonWatchHandlers>::get_hackathons_id_format(
+                            handlers,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_HACKATHONS_ID_FORMAT, reply))
+        }
     }
-    async fn get_swagger_doc_name_format(
+    #[allow(clippy::manual_async_fn)]
+    fn get_swagger_doc_name_format(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetSwaggerDocNameFormat>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetSwaggerDocNameFormat>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    GetSwaggerDocNameFormatPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_SWAGGER_DOC_NAME_FORMAT, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as HackathonWatchHandlers>::get_swagger_doc_name_format(
-                        handlers,
-                        path.name,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_SWAGGER_DOC_NAME_FORMAT, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetSwaggerDocNameFormat>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        GetSwaggerDocNameFormatPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_SWAGGER_DOC_NAME_FORMAT, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as HackathonWatchHandlers>::get_swagger_doc_name_format(
+                            handlers,
+                            path.name,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_SWAGGER_DOC_NAME_FORMAT, reply),
+            )
+        }
     }
 }
 ///The dropshot API description of a server of this version alone, built on `H`: see [`register_endpoints`], and the request metrics at `GET /metrics` ([`runtime::metrics`]).

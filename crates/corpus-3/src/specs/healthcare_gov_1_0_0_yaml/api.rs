@@ -2770,533 +2770,619 @@ impl<H: HealthcareHandlers> HealthcareApi for StrictServer<H> {
 /// The adapters of the operations `runtime::routing` serves
 /// beyond dropshot's router (not endpoints of the trait).
 impl<H: HealthcareHandlers> StrictServer<H> {
-    async fn get_api_articles_media_type_extension(
+    #[allow(clippy::manual_async_fn)]
+    fn get_api_articles_media_type_extension(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetApiArticlesMediaTypeExtension>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetApiArticlesMediaTypeExtension>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    GetApiArticlesMediaTypeExtensionPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_API_ARTICLES_MEDIA_TYPE_EXTENSION, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as HealthcareHandlers>::get_api_articles_media_type_extension(
-                        handlers,
-                        path.media_type_extension,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_API_ARTICLES_MEDIA_TYPE_EXTENSION, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetApiArticlesMediaTypeExtension>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        GetApiArticlesMediaTypeExtensionPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_API_ARTICLES_MEDIA_TYPE_EXTENSION, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as HealthcareHandlers>::get_api_articles_media_type_extension(
+                            handlers,
+                            path.media_type_extension,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_API_ARTICLES_MEDIA_TYPE_EXTENSION, reply),
+            )
+        }
     }
-    async fn get_api_blog_media_type_extension(
+    #[allow(clippy::manual_async_fn)]
+    fn get_api_blog_media_type_extension(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetApiBlogMediaTypeExtension>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetApiBlogMediaTypeExtension>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    GetApiBlogMediaTypeExtensionPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_API_BLOG_MEDIA_TYPE_EXTENSION, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as HealthcareHandlers>::get_api_blog_media_type_extension(
-                        handlers,
-                        path.media_type_extension,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_API_BLOG_MEDIA_TYPE_EXTENSION, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetApiBlogMediaTypeExtension>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        GetApiBlogMediaTypeExtensionPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_API_BLOG_MEDIA_TYPE_EXTENSION, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as HealthcareHandlers>::get_api_blog_media_type_extension(
+                            handlers,
+                            path.media_type_extension,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_API_BLOG_MEDIA_TYPE_EXTENSION, reply),
+            )
+        }
     }
-    async fn get_api_glossary_media_type_extension(
+    #[allow(clippy::manual_async_fn)]
+    fn get_api_glossary_media_type_extension(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetApiGlossaryMediaTypeExtension>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetApiGlossaryMediaTypeExtension>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    GetApiGlossaryMediaTypeExtensionPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_API_GLOSSARY_MEDIA_TYPE_EXTENSION, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as HealthcareHandlers>::get_api_glossary_media_type_extension(
-                        handlers,
-                        path.media_type_extension,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_API_GLOSSARY_MEDIA_TYPE_EXTENSION, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetApiGlossaryMediaTypeExtension>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        GetApiGlossaryMediaTypeExtensionPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_API_GLOSSARY_MEDIA_TYPE_EXTENSION, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as HealthcareHandlers>::get_api_glossary_media_type_extension(
+                            handlers,
+                            path.media_type_extension,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_API_GLOSSARY_MEDIA_TYPE_EXTENSION, reply),
+            )
+        }
     }
-    async fn get_api_questions_media_type_extension(
+    #[allow(clippy::manual_async_fn)]
+    fn get_api_questions_media_type_extension(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetApiQuestionsMediaTypeExtension>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetApiQuestionsMediaTypeExtension>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    GetApiQuestionsMediaTypeExtensionPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_API_QUESTIONS_MEDIA_TYPE_EXTENSION, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as HealthcareHandlers>::get_api_questions_media_type_extension(
-                        handlers,
-                        path.media_type_extension,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_API_QUESTIONS_MEDIA_TYPE_EXTENSION, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetApiQuestionsMediaTypeExtension>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        GetApiQuestionsMediaTypeExtensionPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_API_QUESTIONS_MEDIA_TYPE_EXTENSION, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as HealthcareHandlers>::get_api_questions_media_type_extension(
+                            handlers,
+                            path.media_type_extension,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_API_QUESTIONS_MEDIA_TYPE_EXTENSION, reply),
+            )
+        }
     }
-    async fn get_api_states_media_type_extension(
+    #[allow(clippy::manual_async_fn)]
+    fn get_api_states_media_type_extension(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetApiStatesMediaTypeExtension>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetApiStatesMediaTypeExtension>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    GetApiStatesMediaTypeExtensionPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_API_STATES_MEDIA_TYPE_EXTENSION, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as HealthcareHandlers>::get_api_states_media_type_extension(
-                        handlers,
-                        path.media_type_extension,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_API_STATES_MEDIA_TYPE_EXTENSION, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetApiStatesMediaTypeExtension>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        GetApiStatesMediaTypeExtensionPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_API_STATES_MEDIA_TYPE_EXTENSION, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as HealthcareHandlers>::get_api_states_media_type_extension(
+                            handlers,
+                            path.media_type_extension,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_API_STATES_MEDIA_TYPE_EXTENSION, reply),
+            )
+        }
     }
-    async fn get_api_topics_media_type_extension(
+    #[allow(clippy::manual_async_fn)]
+    fn get_api_topics_media_type_extension(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetApiTopicsMediaTypeExtension>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetApiTopicsMediaTypeExtension>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    GetApiTopicsMediaTypeExtensionPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_API_TOPICS_MEDIA_TYPE_EXTENSION, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as HealthcareHandlers>::get_api_topics_media_type_extension(
-                        handlers,
-                        path.media_type_extension,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_API_TOPICS_MEDIA_TYPE_EXTENSION, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetApiTopicsMediaTypeExtension>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        GetApiTopicsMediaTypeExtensionPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_API_TOPICS_MEDIA_TYPE_EXTENSION, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as HealthcareHandlers>::get_api_topics_media_type_extension(
+                            handlers,
+                            path.media_type_extension,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_API_TOPICS_MEDIA_TYPE_EXTENSION, reply),
+            )
+        }
     }
-    async fn get_blog_page_name_json(
+    #[allow(clippy::manual_async_fn)]
+    fn get_blog_page_name_json(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetBlogPageNameJson>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetBlogPageNameJson>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    GetBlogPageNameJsonPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_BLOG_PAGE_NAME_JSON, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as HealthcareHandlers>::get_blog_page_name_json(
-                        handlers,
-                        path.page_name,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_BLOG_PAGE_NAME_JSON, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetBlogPageNameJson>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        GetBlogPageNameJsonPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_BLOG_PAGE_NAME_JSON, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as HealthcareHandlers>::get_blog_page_name_json(
+                            handlers,
+                            path.page_name,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_BLOG_PAGE_NAME_JSON, reply))
+        }
     }
-    async fn get_es_blog_page_name_json(
+    #[allow(clippy::manual_async_fn)]
+    fn get_es_blog_page_name_json(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetEsBlogPageNameJson>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetEsBlogPageNameJson>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    GetEsBlogPageNameJsonPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_ES_BLOG_PAGE_NAME_JSON, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as HealthcareHandlers>::get_es_blog_page_name_json(
-                        handlers,
-                        path.page_name,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_ES_BLOG_PAGE_NAME_JSON, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetEsBlogPageNameJson>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        GetEsBlogPageNameJsonPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_ES_BLOG_PAGE_NAME_JSON, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as HealthcareHandlers>::get_es_blog_page_name_json(
+                            handlers,
+                            path.page_name,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_ES_BLOG_PAGE_NAME_JSON, reply),
+            )
+        }
     }
-    async fn get_es_glossary_page_name_json(
+    #[allow(clippy::manual_async_fn)]
+    fn get_es_glossary_page_name_json(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetEsGlossaryPageNameJson>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetEsGlossaryPageNameJson>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    GetEsGlossaryPageNameJsonPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_ES_GLOSSARY_PAGE_NAME_JSON, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as HealthcareHandlers>::get_es_glossary_page_name_json(
-                        handlers,
-                        path.page_name,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_ES_GLOSSARY_PAGE_NAME_JSON, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetEsGlossaryPageNameJson>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        GetEsGlossaryPageNameJsonPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_ES_GLOSSARY_PAGE_NAME_JSON, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as HealthcareHandlers>::get_es_glossary_page_name_json(
+                            handlers,
+                            path.page_name,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_ES_GLOSSARY_PAGE_NAME_JSON, reply),
+            )
+        }
     }
-    async fn get_es_question_page_name_json(
+    #[allow(clippy::manual_async_fn)]
+    fn get_es_question_page_name_json(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetEsQuestionPageNameJson>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetEsQuestionPageNameJson>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    GetEsQuestionPageNameJsonPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_ES_QUESTION_PAGE_NAME_JSON, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as HealthcareHandlers>::get_es_question_page_name_json(
-                        handlers,
-                        path.page_name,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_ES_QUESTION_PAGE_NAME_JSON, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetEsQuestionPageNameJson>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        GetEsQuestionPageNameJsonPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_ES_QUESTION_PAGE_NAME_JSON, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as HealthcareHandlers>::get_es_question_page_name_json(
+                            handlers,
+                            path.page_name,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_ES_QUESTION_PAGE_NAME_JSON, reply),
+            )
+        }
     }
-    async fn get_es_page_name_json(
+    #[allow(clippy::manual_async_fn)]
+    fn get_es_page_name_json(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetEsPageNameJson>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetEsPageNameJson>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    GetEsPageNameJsonPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_ES_PAGE_NAME_JSON, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as HealthcareHandlers>::get_es_page_name_json(
-                        handlers,
-                        path.page_name,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_ES_PAGE_NAME_JSON, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetEsPageNameJson>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        GetEsPageNameJsonPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_ES_PAGE_NAME_JSON, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as HealthcareHandlers>::get_es_page_name_json(
+                            handlers,
+                            path.page_name,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_ES_PAGE_NAME_JSON, reply))
+        }
     }
-    async fn get_es_state_name_json(
+    #[allow(clippy::manual_async_fn)]
+    fn get_es_state_name_json(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetEsStateNameJson>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetEsStateNameJson>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    GetEsStateNameJsonPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_ES_STATE_NAME_JSON, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as HealthcareHandlers>::get_es_state_name_json(
-                        handlers,
-                        path.state_name,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_ES_STATE_NAME_JSON, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetEsStateNameJson>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        GetEsStateNameJsonPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_ES_STATE_NAME_JSON, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as HealthcareHandlers>::get_es_state_name_json(
+                            handlers,
+                            path.state_name,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_ES_STATE_NAME_JSON, reply))
+        }
     }
-    async fn get_glossary_page_name_json(
+    #[allow(clippy::manual_async_fn)]
+    fn get_glossary_page_name_json(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetGlossaryPageNameJson>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetGlossaryPageNameJson>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    GetGlossaryPageNameJsonPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_GLOSSARY_PAGE_NAME_JSON, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as HealthcareHandlers>::get_glossary_page_name_json(
-                        handlers,
-                        path.page_name,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_GLOSSARY_PAGE_NAME_JSON, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetGlossaryPageNameJson>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        GetGlossaryPageNameJsonPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_GLOSSARY_PAGE_NAME_JSON, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as HealthcareHandlers>::get_glossary_page_name_json(
+                            handlers,
+                            path.page_name,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_GLOSSARY_PAGE_NAME_JSON, reply),
+            )
+        }
     }
-    async fn get_question_page_name_json(
+    #[allow(clippy::manual_async_fn)]
+    fn get_question_page_name_json(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetQuestionPageNameJson>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetQuestionPageNameJson>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    GetQuestionPageNameJsonPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_QUESTION_PAGE_NAME_JSON, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as HealthcareHandlers>::get_question_page_name_json(
-                        handlers,
-                        path.page_name,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_QUESTION_PAGE_NAME_JSON, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetQuestionPageNameJson>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        GetQuestionPageNameJsonPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_QUESTION_PAGE_NAME_JSON, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as HealthcareHandlers>::get_question_page_name_json(
+                            handlers,
+                            path.page_name,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_QUESTION_PAGE_NAME_JSON, reply),
+            )
+        }
     }
-    async fn get_page_name_json(
+    #[allow(clippy::manual_async_fn)]
+    fn get_page_name_json(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetPageNameJson>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetPageNameJson>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    GetPageNameJsonPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_PAGE_NAME_JSON, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as HealthcareHandlers>::get_page_name_json(
-                        handlers,
-                        path.page_name,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_PAGE_NAME_JSON, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetPageNameJson>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        GetPageNameJsonPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_PAGE_NAME_JSON, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as HealthcareHandlers>::get_page_name_json(
+                            handlers,
+                            path.page_name,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_PAGE_NAME_JSON, reply))
+        }
     }
-    async fn get_state_name_json(
+    #[allow(clippy::manual_async_fn)]
+    fn get_state_name_json(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetStateNameJson>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetStateNameJson>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    GetStateNameJsonPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_STATE_NAME_JSON, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as HealthcareHandlers>::get_state_name_json(
-                        handlers,
-                        path.state_name,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_STATE_NAME_JSON, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetStateNameJson>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        GetStateNameJsonPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_STATE_NAME_JSON, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as HealthcareHandlers>::get_state_name_json(
+                            handlers,
+                            path.state_name,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_STATE_NAME_JSON, reply))
+        }
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<H>,

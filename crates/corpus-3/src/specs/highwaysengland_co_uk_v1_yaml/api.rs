@@ -2388,345 +2388,404 @@ impl<H: HighwaysEnglandApiHandlers> HighwaysEnglandApiApi for StrictServer<H> {
 /// The adapters of the operations `runtime::routing` serves
 /// beyond dropshot's router (not endpoints of the trait).
 impl<H: HighwaysEnglandApiHandlers> StrictServer<H> {
-    async fn areas_get(
+    #[allow(clippy::manual_async_fn)]
+    fn areas_get(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<AreasGet>,
-    ) -> ::std::result::Result<runtime::Reply<AreasGet>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    AreasGetPath,
-                    runtime::NoParameters,
-                    _,
-                >(&AREAS_GET, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as HighwaysEnglandApiHandlers>::areas_get(
-                        handlers,
-                        path.version,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&AREAS_GET, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<runtime::Reply<AreasGet>, runtime::ProblemDetails>,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        AreasGetPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&AREAS_GET, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as HighwaysEnglandApiHandlers>::areas_get(
+                            handlers,
+                            path.version,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&AREAS_GET, reply))
+        }
     }
-    async fn get_v_version_areas_by_area_ids(
+    #[allow(clippy::manual_async_fn)]
+    fn get_v_version_areas_by_area_ids(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetVVersionAreasByAreaIds>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetVVersionAreasByAreaIds>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    GetVVersionAreasByAreaIdsPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_V_VERSION_AREAS_BY_AREA_IDS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as HighwaysEnglandApiHandlers>::get_v_version_areas_by_area_ids(
-                        handlers,
-                        path.area_ids,
-                        path.version,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_V_VERSION_AREAS_BY_AREA_IDS, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetVVersionAreasByAreaIds>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        GetVVersionAreasByAreaIdsPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_V_VERSION_AREAS_BY_AREA_IDS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as HighwaysEnglandApiHandlers>::get_v_version_areas_by_area_ids(
+                            handlers,
+                            path.area_ids,
+                            path.version,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_V_VERSION_AREAS_BY_AREA_IDS, reply),
+            )
+        }
     }
-    async fn quality_get_daily_data_quality_for_site(
+    #[allow(clippy::manual_async_fn)]
+    fn quality_get_daily_data_quality_for_site(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<QualityGetDailyDataQualityForSite>,
-    ) -> ::std::result::Result<
-        runtime::Reply<QualityGetDailyDataQualityForSite>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    QualityGetDailyDataQualityForSitePath,
-                    QualityGetDailyDataQualityForSiteParams,
-                    _,
-                >(&QUALITY_GET_DAILY_DATA_QUALITY_FOR_SITE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as HighwaysEnglandApiHandlers>::quality_get_daily_data_quality_for_site(
-                        handlers,
-                        path.version,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&QUALITY_GET_DAILY_DATA_QUALITY_FOR_SITE, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<QualityGetDailyDataQualityForSite>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        QualityGetDailyDataQualityForSitePath,
+                        QualityGetDailyDataQualityForSiteParams,
+                        _,
+                    >(&QUALITY_GET_DAILY_DATA_QUALITY_FOR_SITE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as HighwaysEnglandApiHandlers>::quality_get_daily_data_quality_for_site(
+                            handlers,
+                            path.version,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&QUALITY_GET_DAILY_DATA_QUALITY_FOR_SITE, reply),
+            )
+        }
     }
-    async fn quality_get_overall_data_quality_for_sites(
+    #[allow(clippy::manual_async_fn)]
+    fn quality_get_overall_data_quality_for_sites(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<QualityGetOverallDataQualityForSites>,
-    ) -> ::std::result::Result<
-        runtime::Reply<QualityGetOverallDataQualityForSites>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    QualityGetOverallDataQualityForSitesPath,
-                    QualityGetOverallDataQualityForSitesParams,
-                    _,
-                >(&QUALITY_GET_OVERALL_DATA_QUALITY_FOR_SITES, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as HighwaysEnglandApiHandlers>::quality_get_overall_data_quality_for_sites(
-                        handlers,
-                        path.version,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&QUALITY_GET_OVERALL_DATA_QUALITY_FOR_SITES, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<QualityGetOverallDataQualityForSites>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        QualityGetOverallDataQualityForSitesPath,
+                        QualityGetOverallDataQualityForSitesParams,
+                        _,
+                    >(&QUALITY_GET_OVERALL_DATA_QUALITY_FOR_SITES, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as HighwaysEnglandApiHandlers>::quality_get_overall_data_quality_for_sites(
+                            handlers,
+                            path.version,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&QUALITY_GET_OVERALL_DATA_QUALITY_FOR_SITES, reply),
+            )
+        }
     }
-    async fn reports_index(
+    #[allow(clippy::manual_async_fn)]
+    fn reports_index(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<ReportsIndex>,
-    ) -> ::std::result::Result<runtime::Reply<ReportsIndex>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    ReportsIndexPath,
-                    ReportsIndexParams,
-                    _,
-                >(&REPORTS_INDEX, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as HighwaysEnglandApiHandlers>::reports_index(
-                        handlers,
-                        path.report_type,
-                        path.version,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&REPORTS_INDEX, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ReportsIndex>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        ReportsIndexPath,
+                        ReportsIndexParams,
+                        _,
+                    >(&REPORTS_INDEX, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as HighwaysEnglandApiHandlers>::reports_index(
+                            handlers,
+                            path.report_type,
+                            path.version,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&REPORTS_INDEX, reply))
+        }
     }
-    async fn get_v_version_reports_by_start_date_to_by_end_date_by_report_type(
+    #[allow(clippy::manual_async_fn)]
+    fn get_v_version_reports_by_start_date_to_by_end_date_by_report_type(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<
             GetVVersionReportsByStartDateToByEndDateByReportType,
         >,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetVVersionReportsByStartDateToByEndDateByReportType>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    GetVVersionReportsByStartDateToByEndDateByReportTypePath,
-                    GetVVersionReportsByStartDateToByEndDateByReportTypeParams,
-                    _,
-                >(
-                    &GET_V_VERSION_REPORTS_BY_START_DATE_TO_BY_END_DATE_BY_REPORT_TYPE,
-                    &rqctx,
-                ) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as HighwaysEnglandApiHandlers>::get_v_version_reports_by_start_date_to_by_end_date_by_report_type(
-                        handlers,
-                        path.report_type,
-                        path.start_date,
-                        path.end_date,
-                        path.version,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering
-                .finish(
-                    &GET_V_VERSION_REPORTS_BY_START_DATE_TO_BY_END_DATE_BY_REPORT_TYPE,
-                    reply,
-                ),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetVVersionReportsByStartDateToByEndDateByReportType>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        GetVVersionReportsByStartDateToByEndDateByReportTypePath,
+                        GetVVersionReportsByStartDateToByEndDateByReportTypeParams,
+                        _,
+                    >(
+                        &GET_V_VERSION_REPORTS_BY_START_DATE_TO_BY_END_DATE_BY_REPORT_TYPE,
+                        &rqctx,
+                    ) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as HighwaysEnglandApiHandlers>::get_v_version_reports_by_start_date_to_by_end_date_by_report_type(
+                            handlers,
+                            path.report_type,
+                            path.start_date,
+                            path.end_date,
+                            path.version,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering
+                    .finish(
+                        &GET_V_VERSION_REPORTS_BY_START_DATE_TO_BY_END_DATE_BY_REPORT_TYPE,
+                        reply,
+                    ),
+            )
+        }
     }
-    async fn sites_index(
+    #[allow(clippy::manual_async_fn)]
+    fn sites_index(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<SitesIndex>,
-    ) -> ::std::result::Result<runtime::Reply<SitesIndex>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    SitesIndexPath,
-                    runtime::NoParameters,
-                    _,
-                >(&SITES_INDEX, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as HighwaysEnglandApiHandlers>::sites_index(
-                        handlers,
-                        path.version,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&SITES_INDEX, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SitesIndex>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        SitesIndexPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&SITES_INDEX, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as HighwaysEnglandApiHandlers>::sites_index(
+                            handlers,
+                            path.version,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&SITES_INDEX, reply))
+        }
     }
-    async fn get_v_version_sites_by_site_ids(
+    #[allow(clippy::manual_async_fn)]
+    fn get_v_version_sites_by_site_ids(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetVVersionSitesBySiteIds>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetVVersionSitesBySiteIds>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    GetVVersionSitesBySiteIdsPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_V_VERSION_SITES_BY_SITE_IDS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as HighwaysEnglandApiHandlers>::get_v_version_sites_by_site_ids(
-                        handlers,
-                        path.site_ids,
-                        path.version,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_V_VERSION_SITES_BY_SITE_IDS, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetVVersionSitesBySiteIds>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        GetVVersionSitesBySiteIdsPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_V_VERSION_SITES_BY_SITE_IDS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as HighwaysEnglandApiHandlers>::get_v_version_sites_by_site_ids(
+                            handlers,
+                            path.site_ids,
+                            path.version,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_V_VERSION_SITES_BY_SITE_IDS, reply),
+            )
+        }
     }
-    async fn site_types_index(
+    #[allow(clippy::manual_async_fn)]
+    fn site_types_index(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<SiteTypesIndex>,
-    ) -> ::std::result::Result<runtime::Reply<SiteTypesIndex>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    SiteTypesIndexPath,
-                    runtime::NoParameters,
-                    _,
-                >(&SITE_TYPES_INDEX, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as HighwaysEnglandApiHandlers>::site_types_index(
-                        handlers,
-                        path.version,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&SITE_TYPES_INDEX, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SiteTypesIndex>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        SiteTypesIndexPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&SITE_TYPES_INDEX, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as HighwaysEnglandApiHandlers>::site_types_index(
+                            handlers,
+                            path.version,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&SITE_TYPES_INDEX, reply))
+        }
     }
-    async fn site_types_get_sites_for_public_facing_api(
+    #[allow(clippy::manual_async_fn)]
+    fn site_types_get_sites_for_public_facing_api(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<SiteTypesGetSitesForPublicFacingApi>,
-    ) -> ::std::result::Result<
-        runtime::Reply<SiteTypesGetSitesForPublicFacingApi>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    SiteTypesGetSitesForPublicFacingApiPath,
-                    runtime::NoParameters,
-                    _,
-                >(&SITE_TYPES_GET_SITES_FOR_PUBLIC_FACING_API, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as HighwaysEnglandApiHandlers>::site_types_get_sites_for_public_facing_api(
-                        handlers,
-                        path.site_type_id,
-                        path.version,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&SITE_TYPES_GET_SITES_FOR_PUBLIC_FACING_API, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SiteTypesGetSitesForPublicFacingApi>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        SiteTypesGetSitesForPublicFacingApiPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&SITE_TYPES_GET_SITES_FOR_PUBLIC_FACING_API, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as HighwaysEnglandApiHandlers>::site_types_get_sites_for_public_facing_api(
+                            handlers,
+                            path.site_type_id,
+                            path.version,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&SITE_TYPES_GET_SITES_FOR_PUBLIC_FACING_API, reply),
+            )
+        }
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<H>,

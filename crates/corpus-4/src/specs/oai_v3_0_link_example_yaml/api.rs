@@ -1024,200 +1024,238 @@ pub trait LinkExampleHandlers: runtime::Authenticator + runtime::serving::Served
 pub struct StrictServer<H>(::std::marker::PhantomData<H>);
 impl<H: LinkExampleHandlers> LinkExampleApi for StrictServer<H> {
     type Context = H;
-    async fn get_user_by_name(
+    #[allow(clippy::manual_async_fn)]
+    fn get_user_by_name(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetUserByName>,
-    ) -> ::std::result::Result<runtime::Reply<GetUserByName>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    GetUserByNamePath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_USER_BY_NAME, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as LinkExampleHandlers>::get_user_by_name(
-                        handlers,
-                        path.username,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_USER_BY_NAME, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetUserByName>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        GetUserByNamePath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_USER_BY_NAME, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as LinkExampleHandlers>::get_user_by_name(
+                            handlers,
+                            path.username,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_USER_BY_NAME, reply))
+        }
     }
-    async fn get_repositories_by_owner(
+    #[allow(clippy::manual_async_fn)]
+    fn get_repositories_by_owner(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetRepositoriesByOwner>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetRepositoriesByOwner>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    GetRepositoriesByOwnerPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_REPOSITORIES_BY_OWNER, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as LinkExampleHandlers>::get_repositories_by_owner(
-                        handlers,
-                        path.username,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_REPOSITORIES_BY_OWNER, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetRepositoriesByOwner>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        GetRepositoriesByOwnerPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_REPOSITORIES_BY_OWNER, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as LinkExampleHandlers>::get_repositories_by_owner(
+                            handlers,
+                            path.username,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_REPOSITORIES_BY_OWNER, reply),
+            )
+        }
     }
-    async fn get_repository(
+    #[allow(clippy::manual_async_fn)]
+    fn get_repository(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetRepository>,
-    ) -> ::std::result::Result<runtime::Reply<GetRepository>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    GetRepositoryPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_REPOSITORY, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as LinkExampleHandlers>::get_repository(
-                        handlers,
-                        path.username,
-                        path.slug,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_REPOSITORY, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetRepository>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        GetRepositoryPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_REPOSITORY, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as LinkExampleHandlers>::get_repository(
+                            handlers,
+                            path.username,
+                            path.slug,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_REPOSITORY, reply))
+        }
     }
-    async fn get_pull_requests_by_repository(
+    #[allow(clippy::manual_async_fn)]
+    fn get_pull_requests_by_repository(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetPullRequestsByRepository>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetPullRequestsByRepository>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    GetPullRequestsByRepositoryPath,
-                    GetPullRequestsByRepositoryParams,
-                    _,
-                >(&GET_PULL_REQUESTS_BY_REPOSITORY, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as LinkExampleHandlers>::get_pull_requests_by_repository(
-                        handlers,
-                        path.username,
-                        path.slug,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_PULL_REQUESTS_BY_REPOSITORY, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetPullRequestsByRepository>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        GetPullRequestsByRepositoryPath,
+                        GetPullRequestsByRepositoryParams,
+                        _,
+                    >(&GET_PULL_REQUESTS_BY_REPOSITORY, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as LinkExampleHandlers>::get_pull_requests_by_repository(
+                            handlers,
+                            path.username,
+                            path.slug,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_PULL_REQUESTS_BY_REPOSITORY, reply),
+            )
+        }
     }
-    async fn get_pull_requests_by_id(
+    #[allow(clippy::manual_async_fn)]
+    fn get_pull_requests_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetPullRequestsById>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetPullRequestsById>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    GetPullRequestsByIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_PULL_REQUESTS_BY_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as LinkExampleHandlers>::get_pull_requests_by_id(
-                        handlers,
-                        path.username,
-                        path.slug,
-                        path.pid,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_PULL_REQUESTS_BY_ID, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetPullRequestsById>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        GetPullRequestsByIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_PULL_REQUESTS_BY_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as LinkExampleHandlers>::get_pull_requests_by_id(
+                            handlers,
+                            path.username,
+                            path.slug,
+                            path.pid,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_PULL_REQUESTS_BY_ID, reply))
+        }
     }
-    async fn merge_pull_request(
+    #[allow(clippy::manual_async_fn)]
+    fn merge_pull_request(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<MergePullRequest>,
-    ) -> ::std::result::Result<
-        runtime::Reply<MergePullRequest>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    MergePullRequestPath,
-                    runtime::NoParameters,
-                    _,
-                >(&MERGE_PULL_REQUEST, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as LinkExampleHandlers>::merge_pull_request(
-                        handlers,
-                        path.username,
-                        path.slug,
-                        path.pid,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&MERGE_PULL_REQUEST, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<MergePullRequest>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        MergePullRequestPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&MERGE_PULL_REQUEST, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as LinkExampleHandlers>::merge_pull_request(
+                            handlers,
+                            path.username,
+                            path.slug,
+                            path.pid,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&MERGE_PULL_REQUEST, reply))
+        }
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,

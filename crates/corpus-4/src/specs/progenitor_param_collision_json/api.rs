@@ -295,35 +295,40 @@ pub struct StrictServer<H>(::std::marker::PhantomData<H>);
 impl<H: ParameterNameCollisionTestHandlers> ParameterNameCollisionTestApi
 for StrictServer<H> {
     type Context = H;
-    async fn key_get(
+    #[allow(clippy::manual_async_fn)]
+    fn key_get(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<KeyGet>,
-    ) -> ::std::result::Result<runtime::Reply<KeyGet>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    KeyGetPath,
-                    KeyGetParams,
-                    _,
-                >(&KEY_GET, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ParameterNameCollisionTestHandlers>::key_get(
-                        handlers,
-                        path.query,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&KEY_GET, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<runtime::Reply<KeyGet>, runtime::ProblemDetails>,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        KeyGetPath,
+                        KeyGetParams,
+                        _,
+                    >(&KEY_GET, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ParameterNameCollisionTestHandlers>::key_get(
+                            handlers,
+                            path.query,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&KEY_GET, reply))
+        }
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,

@@ -1808,215 +1808,248 @@ Get a list of all Verses.<br/>*/
 pub struct StrictServer<H>(::std::marker::PhantomData<H>);
 impl<H: BhagavadGitaApiHandlers> BhagavadGitaApiApi for StrictServer<H> {
     type Context = H;
-    async fn get_api_v1_chapters(
+    #[allow(clippy::manual_async_fn)]
+    fn get_api_v1_chapters(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetApiV1Chapters>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetApiV1Chapters>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    GetApiV1ChaptersParams,
-                    _,
-                >(&GET_API_V1_CHAPTERS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as BhagavadGitaApiHandlers>::get_api_v1_chapters(
-                        handlers,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_API_V1_CHAPTERS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetApiV1Chapters>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        GetApiV1ChaptersParams,
+                        _,
+                    >(&GET_API_V1_CHAPTERS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as BhagavadGitaApiHandlers>::get_api_v1_chapters(
+                            handlers,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_API_V1_CHAPTERS, reply))
+        }
     }
-    async fn get_api_v1_chapters_by_chapter_number(
+    #[allow(clippy::manual_async_fn)]
+    fn get_api_v1_chapters_by_chapter_number(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetApiV1ChaptersByChapterNumber>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetApiV1ChaptersByChapterNumber>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    GetApiV1ChaptersByChapterNumberPath,
-                    GetApiV1ChaptersByChapterNumberParams,
-                    _,
-                >(&GET_API_V1_CHAPTERS_BY_CHAPTER_NUMBER, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as BhagavadGitaApiHandlers>::get_api_v1_chapters_by_chapter_number(
-                        handlers,
-                        path.chapter_number,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_API_V1_CHAPTERS_BY_CHAPTER_NUMBER, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetApiV1ChaptersByChapterNumber>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        GetApiV1ChaptersByChapterNumberPath,
+                        GetApiV1ChaptersByChapterNumberParams,
+                        _,
+                    >(&GET_API_V1_CHAPTERS_BY_CHAPTER_NUMBER, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as BhagavadGitaApiHandlers>::get_api_v1_chapters_by_chapter_number(
+                            handlers,
+                            path.chapter_number,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_API_V1_CHAPTERS_BY_CHAPTER_NUMBER, reply),
+            )
+        }
     }
-    async fn get_api_v1_chapters_by_chapter_number_verses(
+    #[allow(clippy::manual_async_fn)]
+    fn get_api_v1_chapters_by_chapter_number_verses(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetApiV1ChaptersByChapterNumberVerses>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetApiV1ChaptersByChapterNumberVerses>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    GetApiV1ChaptersByChapterNumberVersesPath,
-                    GetApiV1ChaptersByChapterNumberVersesParams,
-                    _,
-                >(&GET_API_V1_CHAPTERS_BY_CHAPTER_NUMBER_VERSES, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as BhagavadGitaApiHandlers>::get_api_v1_chapters_by_chapter_number_verses(
-                        handlers,
-                        path.chapter_number,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_API_V1_CHAPTERS_BY_CHAPTER_NUMBER_VERSES, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetApiV1ChaptersByChapterNumberVerses>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        GetApiV1ChaptersByChapterNumberVersesPath,
+                        GetApiV1ChaptersByChapterNumberVersesParams,
+                        _,
+                    >(&GET_API_V1_CHAPTERS_BY_CHAPTER_NUMBER_VERSES, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as BhagavadGitaApiHandlers>::get_api_v1_chapters_by_chapter_number_verses(
+                            handlers,
+                            path.chapter_number,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_API_V1_CHAPTERS_BY_CHAPTER_NUMBER_VERSES, reply),
+            )
+        }
     }
-    async fn get_api_v1_chapters_by_chapter_number_verses_by_verse_number(
+    #[allow(clippy::manual_async_fn)]
+    fn get_api_v1_chapters_by_chapter_number_verses_by_verse_number(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<
             GetApiV1ChaptersByChapterNumberVersesByVerseNumber,
         >,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetApiV1ChaptersByChapterNumberVersesByVerseNumber>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    GetApiV1ChaptersByChapterNumberVersesByVerseNumberPath,
-                    GetApiV1ChaptersByChapterNumberVersesByVerseNumberParams,
-                    _,
-                >(
-                    &GET_API_V1_CHAPTERS_BY_CHAPTER_NUMBER_VERSES_BY_VERSE_NUMBER,
-                    &rqctx,
-                ) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as BhagavadGitaApiHandlers>::get_api_v1_chapters_by_chapter_number_verses_by_verse_number(
-                        handlers,
-                        path.chapter_number,
-                        path.verse_number,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering
-                .finish(
-                    &GET_API_V1_CHAPTERS_BY_CHAPTER_NUMBER_VERSES_BY_VERSE_NUMBER,
-                    reply,
-                ),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetApiV1ChaptersByChapterNumberVersesByVerseNumber>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        GetApiV1ChaptersByChapterNumberVersesByVerseNumberPath,
+                        GetApiV1ChaptersByChapterNumberVersesByVerseNumberParams,
+                        _,
+                    >(
+                        &GET_API_V1_CHAPTERS_BY_CHAPTER_NUMBER_VERSES_BY_VERSE_NUMBER,
+                        &rqctx,
+                    ) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as BhagavadGitaApiHandlers>::get_api_v1_chapters_by_chapter_number_verses_by_verse_number(
+                            handlers,
+                            path.chapter_number,
+                            path.verse_number,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering
+                    .finish(
+                        &GET_API_V1_CHAPTERS_BY_CHAPTER_NUMBER_VERSES_BY_VERSE_NUMBER,
+                        reply,
+                    ),
+            )
+        }
     }
-    async fn get_api_v1_verses(
+    #[allow(clippy::manual_async_fn)]
+    fn get_api_v1_verses(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetApiV1Verses>,
-    ) -> ::std::result::Result<runtime::Reply<GetApiV1Verses>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    GetApiV1VersesParams,
-                    _,
-                >(&GET_API_V1_VERSES, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as BhagavadGitaApiHandlers>::get_api_v1_verses(
-                        handlers,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_API_V1_VERSES, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetApiV1Verses>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        GetApiV1VersesParams,
+                        _,
+                    >(&GET_API_V1_VERSES, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as BhagavadGitaApiHandlers>::get_api_v1_verses(
+                            handlers,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_API_V1_VERSES, reply))
+        }
     }
-    async fn post_auth_oauth_token(
+    #[allow(clippy::manual_async_fn)]
+    fn post_auth_oauth_token(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<PostAuthOauthToken>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PostAuthOauthToken>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body
-                    .decode::<types::PostAuthOauthTokenRequestBody>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as BhagavadGitaApiHandlers>::post_auth_oauth_token(
-                        handlers,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&POST_AUTH_OAUTH_TOKEN, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostAuthOauthToken>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body
+                        .decode::<types::PostAuthOauthTokenRequestBody>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as BhagavadGitaApiHandlers>::post_auth_oauth_token(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&POST_AUTH_OAUTH_TOKEN, reply))
+        }
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,

@@ -2287,53 +2287,58 @@ pub trait GmailPostmasterToolsApiHandlers: runtime::Authenticator + runtime::ser
 pub struct StrictServer<H>(::std::marker::PhantomData<H>);
 impl<H: GmailPostmasterToolsApiHandlers> GmailPostmasterToolsApiApi for StrictServer<H> {
     type Context = H;
-    async fn gmailpostmastertools_domains_traffic_stats_get(
+    #[allow(clippy::manual_async_fn)]
+    fn gmailpostmastertools_domains_traffic_stats_get(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GmailpostmastertoolsDomainsTrafficStatsGet>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GmailpostmastertoolsDomainsTrafficStatsGet>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GMAILPOSTMASTERTOOLS_DOMAINS_TRAFFIC_STATS_GET.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GmailpostmastertoolsDomainsTrafficStatsGetPath,
-                    GmailpostmastertoolsDomainsTrafficStatsGetParams,
-                    _,
-                >(&GMAILPOSTMASTERTOOLS_DOMAINS_TRAFFIC_STATS_GET, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as GmailPostmasterToolsApiHandlers>::gmailpostmastertools_domains_traffic_stats_get(
-                        handlers,
-                        &caller,
-                        path.name,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GMAILPOSTMASTERTOOLS_DOMAINS_TRAFFIC_STATS_GET, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GmailpostmastertoolsDomainsTrafficStatsGet>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GMAILPOSTMASTERTOOLS_DOMAINS_TRAFFIC_STATS_GET.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GmailpostmastertoolsDomainsTrafficStatsGetPath,
+                        GmailpostmastertoolsDomainsTrafficStatsGetParams,
+                        _,
+                    >(&GMAILPOSTMASTERTOOLS_DOMAINS_TRAFFIC_STATS_GET, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as GmailPostmasterToolsApiHandlers>::gmailpostmastertools_domains_traffic_stats_get(
+                            handlers,
+                            &caller,
+                            path.name,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GMAILPOSTMASTERTOOLS_DOMAINS_TRAFFIC_STATS_GET, reply),
+            )
+        }
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -2351,100 +2356,110 @@ impl<H: GmailPostmasterToolsApiHandlers> GmailPostmasterToolsApiApi for StrictSe
 /// The adapters of the operations `runtime::routing` serves
 /// beyond dropshot's router (not endpoints of the trait).
 impl<H: GmailPostmasterToolsApiHandlers> StrictServer<H> {
-    async fn gmailpostmastertools_domains_list(
+    #[allow(clippy::manual_async_fn)]
+    fn gmailpostmastertools_domains_list(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GmailpostmastertoolsDomainsList>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GmailpostmastertoolsDomainsList>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GMAILPOSTMASTERTOOLS_DOMAINS_LIST.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    GmailpostmastertoolsDomainsListParams,
-                    _,
-                >(&GMAILPOSTMASTERTOOLS_DOMAINS_LIST, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as GmailPostmasterToolsApiHandlers>::gmailpostmastertools_domains_list(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GMAILPOSTMASTERTOOLS_DOMAINS_LIST, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GmailpostmastertoolsDomainsList>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GMAILPOSTMASTERTOOLS_DOMAINS_LIST.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        GmailpostmastertoolsDomainsListParams,
+                        _,
+                    >(&GMAILPOSTMASTERTOOLS_DOMAINS_LIST, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as GmailPostmasterToolsApiHandlers>::gmailpostmastertools_domains_list(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GMAILPOSTMASTERTOOLS_DOMAINS_LIST, reply),
+            )
+        }
     }
-    async fn gmailpostmastertools_domains_traffic_stats_list(
+    #[allow(clippy::manual_async_fn)]
+    fn gmailpostmastertools_domains_traffic_stats_list(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GmailpostmastertoolsDomainsTrafficStatsList>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GmailpostmastertoolsDomainsTrafficStatsList>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GMAILPOSTMASTERTOOLS_DOMAINS_TRAFFIC_STATS_LIST.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GmailpostmastertoolsDomainsTrafficStatsListPath,
-                    GmailpostmastertoolsDomainsTrafficStatsListParams,
-                    _,
-                >(&GMAILPOSTMASTERTOOLS_DOMAINS_TRAFFIC_STATS_LIST, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as GmailPostmasterToolsApiHandlers>::gmailpostmastertools_domains_traffic_stats_list(
-                        handlers,
-                        &caller,
-                        path.parent,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GMAILPOSTMASTERTOOLS_DOMAINS_TRAFFIC_STATS_LIST, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GmailpostmastertoolsDomainsTrafficStatsList>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GMAILPOSTMASTERTOOLS_DOMAINS_TRAFFIC_STATS_LIST.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GmailpostmastertoolsDomainsTrafficStatsListPath,
+                        GmailpostmastertoolsDomainsTrafficStatsListParams,
+                        _,
+                    >(&GMAILPOSTMASTERTOOLS_DOMAINS_TRAFFIC_STATS_LIST, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as GmailPostmasterToolsApiHandlers>::gmailpostmastertools_domains_traffic_stats_list(
+                            handlers,
+                            &caller,
+                            path.parent,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GMAILPOSTMASTERTOOLS_DOMAINS_TRAFFIC_STATS_LIST, reply),
+            )
+        }
     }
 }
 ///The dropshot API description of a server of this version alone, built on `H`: see [`register_endpoints`], and the request metrics at `GET /metrics` ([`runtime::metrics`]).

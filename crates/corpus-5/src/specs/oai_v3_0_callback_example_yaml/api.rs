@@ -205,34 +205,42 @@ pub trait CallbackExampleHandlers: runtime::Authenticator + runtime::serving::Se
 pub struct StrictServer<H>(::std::marker::PhantomData<H>);
 impl<H: CallbackExampleHandlers> CallbackExampleApi for StrictServer<H> {
     type Context = H;
-    async fn post_streams(
+    #[allow(clippy::manual_async_fn)]
+    fn post_streams(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<PostStreams>,
-    ) -> ::std::result::Result<runtime::Reply<PostStreams>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    PostStreamsParams,
-                    _,
-                >(&POST_STREAMS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as CallbackExampleHandlers>::post_streams(
-                        handlers,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&POST_STREAMS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostStreams>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        PostStreamsParams,
+                        _,
+                    >(&POST_STREAMS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as CallbackExampleHandlers>::post_streams(
+                            handlers,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&POST_STREAMS, reply))
+        }
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -545,33 +553,41 @@ The caller of a secured operation is authenticated (by [`runtime::Authenticator`
     impl<H: CallbackExampleWebhooksHandlers> CallbackExampleWebhooksApi
     for StrictServer<H> {
         type Context = H;
-        async fn on_data(
+        #[allow(clippy::manual_async_fn)]
+        fn on_data(
             rqctx: ::dropshot::RequestContext<Self::Context>,
             body: runtime::RequestBody<OnData>,
-        ) -> ::std::result::Result<runtime::Reply<OnData>, runtime::ProblemDetails> {
-            let handlers = rqctx.context();
-            let answering = runtime::serving::Answering::start(&rqctx);
-            let reply = answering
-                .within(async {
-                    let body = match body.decode::<types::OnDataRequestBody>() {
-                        ::std::result::Result::Ok(body) => body,
-                        ::std::result::Result::Err(rejection) => {
-                            return runtime::Reply::problem(
-                                rejection.status,
-                                rejection.problem,
-                            );
-                        }
-                    };
-                    #[allow(deprecated)]
-                    let response = <H as CallbackExampleWebhooksHandlers>::on_data(
-                            handlers,
-                            body,
-                        )
-                        .await;
-                    response.into_http()
-                })
-                .await;
-            ::std::result::Result::Ok(answering.finish(&ON_DATA, reply))
+        ) -> impl ::std::future::Future<
+            Output = ::std::result::Result<
+                runtime::Reply<OnData>,
+                runtime::ProblemDetails,
+            >,
+        > + ::std::marker::Send + 'static {
+            async move {
+                let handlers = rqctx.context();
+                let answering = runtime::serving::Answering::start(&rqctx);
+                let reply = answering
+                    .within(async {
+                        let body = match body.decode::<types::OnDataRequestBody>() {
+                            ::std::result::Result::Ok(body) => body,
+                            ::std::result::Result::Err(rejection) => {
+                                return runtime::Reply::problem(
+                                    rejection.status,
+                                    rejection.problem,
+                                );
+                            }
+                        };
+                        #[allow(deprecated)]
+                        let response = <H as CallbackExampleWebhooksHandlers>::on_data(
+                                handlers,
+                                body,
+                            )
+                            .await;
+                        response.into_http()
+                    })
+                    .await;
+                ::std::result::Result::Ok(answering.finish(&ON_DATA, reply))
+            }
         }
         async fn openapi_document(
             _rqctx: ::dropshot::RequestContext<Self::Context>,

@@ -10196,2045 +10196,2281 @@ Get an income and/or expense budget analysis for the given date range and period
 pub struct StrictServer<H>(::std::marker::PhantomData<H>);
 impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
     type Context = H;
-    async fn get_accounts_by_id(
+    #[allow(clippy::manual_async_fn)]
+    fn get_accounts_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetAccountsById>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetAccountsById>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_ACCOUNTS_BY_ID.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetAccountsByIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_ACCOUNTS_BY_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as PocketSmithHandlers>::get_accounts_by_id(
-                        handlers,
-                        &caller,
-                        path.id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_ACCOUNTS_BY_ID, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetAccountsById>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_ACCOUNTS_BY_ID.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetAccountsByIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_ACCOUNTS_BY_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as PocketSmithHandlers>::get_accounts_by_id(
+                            handlers,
+                            &caller,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_ACCOUNTS_BY_ID, reply))
+        }
     }
-    async fn put_accounts_by_id(
+    #[allow(clippy::manual_async_fn)]
+    fn put_accounts_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<PutAccountsById>,
         body: runtime::RequestBody<PutAccountsById>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PutAccountsById>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        PUT_ACCOUNTS_BY_ID.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    PutAccountsByIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&PUT_ACCOUNTS_BY_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body.decode::<types::PutAccountsByIdRequestBody>() {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as PocketSmithHandlers>::put_accounts_by_id(
-                        handlers,
-                        &caller,
-                        path.id,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&PUT_ACCOUNTS_BY_ID, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PutAccountsById>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            PUT_ACCOUNTS_BY_ID.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        PutAccountsByIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&PUT_ACCOUNTS_BY_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body.decode::<types::PutAccountsByIdRequestBody>() {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as PocketSmithHandlers>::put_accounts_by_id(
+                            handlers,
+                            &caller,
+                            path.id,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&PUT_ACCOUNTS_BY_ID, reply))
+        }
     }
-    async fn delete_accounts_by_id(
+    #[allow(clippy::manual_async_fn)]
+    fn delete_accounts_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<DeleteAccountsById>,
-    ) -> ::std::result::Result<
-        runtime::Reply<DeleteAccountsById>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        DELETE_ACCOUNTS_BY_ID.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    DeleteAccountsByIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&DELETE_ACCOUNTS_BY_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as PocketSmithHandlers>::delete_accounts_by_id(
-                        handlers,
-                        &caller,
-                        path.id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&DELETE_ACCOUNTS_BY_ID, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<DeleteAccountsById>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            DELETE_ACCOUNTS_BY_ID.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        DeleteAccountsByIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&DELETE_ACCOUNTS_BY_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as PocketSmithHandlers>::delete_accounts_by_id(
+                            handlers,
+                            &caller,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&DELETE_ACCOUNTS_BY_ID, reply))
+        }
     }
-    async fn get_accounts_by_id_transactions(
+    #[allow(clippy::manual_async_fn)]
+    fn get_accounts_by_id_transactions(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetAccountsByIdTransactions>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetAccountsByIdTransactions>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_ACCOUNTS_BY_ID_TRANSACTIONS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetAccountsByIdTransactionsPath,
-                    GetAccountsByIdTransactionsParams,
-                    _,
-                >(&GET_ACCOUNTS_BY_ID_TRANSACTIONS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as PocketSmithHandlers>::get_accounts_by_id_transactions(
-                        handlers,
-                        &caller,
-                        path.id,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_ACCOUNTS_BY_ID_TRANSACTIONS, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetAccountsByIdTransactions>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_ACCOUNTS_BY_ID_TRANSACTIONS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetAccountsByIdTransactionsPath,
+                        GetAccountsByIdTransactionsParams,
+                        _,
+                    >(&GET_ACCOUNTS_BY_ID_TRANSACTIONS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as PocketSmithHandlers>::get_accounts_by_id_transactions(
+                            handlers,
+                            &caller,
+                            path.id,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_ACCOUNTS_BY_ID_TRANSACTIONS, reply),
+            )
+        }
     }
-    async fn get_attachments_by_id(
+    #[allow(clippy::manual_async_fn)]
+    fn get_attachments_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetAttachmentsById>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetAttachmentsById>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_ATTACHMENTS_BY_ID.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetAttachmentsByIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_ATTACHMENTS_BY_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as PocketSmithHandlers>::get_attachments_by_id(
-                        handlers,
-                        &caller,
-                        path.id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_ATTACHMENTS_BY_ID, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetAttachmentsById>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_ATTACHMENTS_BY_ID.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetAttachmentsByIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_ATTACHMENTS_BY_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as PocketSmithHandlers>::get_attachments_by_id(
+                            handlers,
+                            &caller,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_ATTACHMENTS_BY_ID, reply))
+        }
     }
-    async fn put_attachments_by_id(
+    #[allow(clippy::manual_async_fn)]
+    fn put_attachments_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<PutAttachmentsById>,
         body: runtime::RequestBody<PutAttachmentsById>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PutAttachmentsById>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        PUT_ATTACHMENTS_BY_ID.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    PutAttachmentsByIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&PUT_ATTACHMENTS_BY_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body.decode::<types::PutAttachmentsByIdRequestBody>() {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as PocketSmithHandlers>::put_attachments_by_id(
-                        handlers,
-                        &caller,
-                        path.id,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&PUT_ATTACHMENTS_BY_ID, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PutAttachmentsById>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            PUT_ATTACHMENTS_BY_ID.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        PutAttachmentsByIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&PUT_ATTACHMENTS_BY_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::PutAttachmentsByIdRequestBody>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as PocketSmithHandlers>::put_attachments_by_id(
+                            handlers,
+                            &caller,
+                            path.id,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&PUT_ATTACHMENTS_BY_ID, reply))
+        }
     }
-    async fn delete_attachments_by_id(
+    #[allow(clippy::manual_async_fn)]
+    fn delete_attachments_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<DeleteAttachmentsById>,
-    ) -> ::std::result::Result<
-        runtime::Reply<DeleteAttachmentsById>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        DELETE_ATTACHMENTS_BY_ID.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    DeleteAttachmentsByIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&DELETE_ATTACHMENTS_BY_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as PocketSmithHandlers>::delete_attachments_by_id(
-                        handlers,
-                        &caller,
-                        path.id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&DELETE_ATTACHMENTS_BY_ID, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<DeleteAttachmentsById>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            DELETE_ATTACHMENTS_BY_ID.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        DeleteAttachmentsByIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&DELETE_ATTACHMENTS_BY_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as PocketSmithHandlers>::delete_attachments_by_id(
+                            handlers,
+                            &caller,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&DELETE_ATTACHMENTS_BY_ID, reply))
+        }
     }
-    async fn get_categories_by_id(
+    #[allow(clippy::manual_async_fn)]
+    fn get_categories_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetCategoriesById>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetCategoriesById>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_CATEGORIES_BY_ID.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetCategoriesByIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_CATEGORIES_BY_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as PocketSmithHandlers>::get_categories_by_id(
-                        handlers,
-                        &caller,
-                        path.id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_CATEGORIES_BY_ID, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetCategoriesById>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_CATEGORIES_BY_ID.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetCategoriesByIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_CATEGORIES_BY_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as PocketSmithHandlers>::get_categories_by_id(
+                            handlers,
+                            &caller,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_CATEGORIES_BY_ID, reply))
+        }
     }
-    async fn put_categories_by_id(
+    #[allow(clippy::manual_async_fn)]
+    fn put_categories_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<PutCategoriesById>,
         body: runtime::RequestBody<PutCategoriesById>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PutCategoriesById>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        PUT_CATEGORIES_BY_ID.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    PutCategoriesByIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&PUT_CATEGORIES_BY_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body.decode::<types::PutCategoriesByIdRequestBody>() {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as PocketSmithHandlers>::put_categories_by_id(
-                        handlers,
-                        &caller,
-                        path.id,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&PUT_CATEGORIES_BY_ID, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PutCategoriesById>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            PUT_CATEGORIES_BY_ID.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        PutCategoriesByIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&PUT_CATEGORIES_BY_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body.decode::<types::PutCategoriesByIdRequestBody>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as PocketSmithHandlers>::put_categories_by_id(
+                            handlers,
+                            &caller,
+                            path.id,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&PUT_CATEGORIES_BY_ID, reply))
+        }
     }
-    async fn delete_categories_by_id(
+    #[allow(clippy::manual_async_fn)]
+    fn delete_categories_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<DeleteCategoriesById>,
-    ) -> ::std::result::Result<
-        runtime::Reply<DeleteCategoriesById>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        DELETE_CATEGORIES_BY_ID.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    DeleteCategoriesByIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&DELETE_CATEGORIES_BY_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as PocketSmithHandlers>::delete_categories_by_id(
-                        handlers,
-                        &caller,
-                        path.id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&DELETE_CATEGORIES_BY_ID, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<DeleteCategoriesById>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            DELETE_CATEGORIES_BY_ID.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        DeleteCategoriesByIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&DELETE_CATEGORIES_BY_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as PocketSmithHandlers>::delete_categories_by_id(
+                            handlers,
+                            &caller,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&DELETE_CATEGORIES_BY_ID, reply))
+        }
     }
-    async fn post_categories_by_id_category_rules(
+    #[allow(clippy::manual_async_fn)]
+    fn post_categories_by_id_category_rules(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<PostCategoriesByIdCategoryRules>,
         body: runtime::RequestBody<PostCategoriesByIdCategoryRules>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PostCategoriesByIdCategoryRules>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        POST_CATEGORIES_BY_ID_CATEGORY_RULES.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    PostCategoriesByIdCategoryRulesPath,
-                    runtime::NoParameters,
-                    _,
-                >(&POST_CATEGORIES_BY_ID_CATEGORY_RULES, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::PostCategoriesByIdCategoryRulesRequestBody>()
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as PocketSmithHandlers>::post_categories_by_id_category_rules(
-                        handlers,
-                        &caller,
-                        path.id,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&POST_CATEGORIES_BY_ID_CATEGORY_RULES, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostCategoriesByIdCategoryRules>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            POST_CATEGORIES_BY_ID_CATEGORY_RULES.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        PostCategoriesByIdCategoryRulesPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&POST_CATEGORIES_BY_ID_CATEGORY_RULES, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::PostCategoriesByIdCategoryRulesRequestBody>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as PocketSmithHandlers>::post_categories_by_id_category_rules(
+                            handlers,
+                            &caller,
+                            path.id,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&POST_CATEGORIES_BY_ID_CATEGORY_RULES, reply),
+            )
+        }
     }
-    async fn get_institutions_by_id(
+    #[allow(clippy::manual_async_fn)]
+    fn get_institutions_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetInstitutionsById>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetInstitutionsById>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_INSTITUTIONS_BY_ID.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetInstitutionsByIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_INSTITUTIONS_BY_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as PocketSmithHandlers>::get_institutions_by_id(
-                        handlers,
-                        &caller,
-                        path.id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_INSTITUTIONS_BY_ID, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetInstitutionsById>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_INSTITUTIONS_BY_ID.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetInstitutionsByIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_INSTITUTIONS_BY_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as PocketSmithHandlers>::get_institutions_by_id(
+                            handlers,
+                            &caller,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_INSTITUTIONS_BY_ID, reply))
+        }
     }
-    async fn put_institutions_by_id(
+    #[allow(clippy::manual_async_fn)]
+    fn put_institutions_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<PutInstitutionsById>,
         body: runtime::RequestBody<PutInstitutionsById>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PutInstitutionsById>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        PUT_INSTITUTIONS_BY_ID.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    PutInstitutionsByIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&PUT_INSTITUTIONS_BY_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body.decode::<types::PutInstitutionsByIdRequestBody>() {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as PocketSmithHandlers>::put_institutions_by_id(
-                        handlers,
-                        &caller,
-                        path.id,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&PUT_INSTITUTIONS_BY_ID, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PutInstitutionsById>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            PUT_INSTITUTIONS_BY_ID.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        PutInstitutionsByIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&PUT_INSTITUTIONS_BY_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::PutInstitutionsByIdRequestBody>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as PocketSmithHandlers>::put_institutions_by_id(
+                            handlers,
+                            &caller,
+                            path.id,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&PUT_INSTITUTIONS_BY_ID, reply))
+        }
     }
-    async fn delete_institutions_by_id(
+    #[allow(clippy::manual_async_fn)]
+    fn delete_institutions_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<DeleteInstitutionsById>,
-    ) -> ::std::result::Result<
-        runtime::Reply<DeleteInstitutionsById>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        DELETE_INSTITUTIONS_BY_ID.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    DeleteInstitutionsByIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&DELETE_INSTITUTIONS_BY_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as PocketSmithHandlers>::delete_institutions_by_id(
-                        handlers,
-                        &caller,
-                        path.id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&DELETE_INSTITUTIONS_BY_ID, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<DeleteInstitutionsById>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            DELETE_INSTITUTIONS_BY_ID.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        DeleteInstitutionsByIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&DELETE_INSTITUTIONS_BY_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as PocketSmithHandlers>::delete_institutions_by_id(
+                            handlers,
+                            &caller,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&DELETE_INSTITUTIONS_BY_ID, reply),
+            )
+        }
     }
-    async fn get_institutions_by_id_accounts(
+    #[allow(clippy::manual_async_fn)]
+    fn get_institutions_by_id_accounts(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetInstitutionsByIdAccounts>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetInstitutionsByIdAccounts>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_INSTITUTIONS_BY_ID_ACCOUNTS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetInstitutionsByIdAccountsPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_INSTITUTIONS_BY_ID_ACCOUNTS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as PocketSmithHandlers>::get_institutions_by_id_accounts(
-                        handlers,
-                        &caller,
-                        path.id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_INSTITUTIONS_BY_ID_ACCOUNTS, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetInstitutionsByIdAccounts>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_INSTITUTIONS_BY_ID_ACCOUNTS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetInstitutionsByIdAccountsPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_INSTITUTIONS_BY_ID_ACCOUNTS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as PocketSmithHandlers>::get_institutions_by_id_accounts(
+                            handlers,
+                            &caller,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_INSTITUTIONS_BY_ID_ACCOUNTS, reply),
+            )
+        }
     }
-    async fn get_me(
+    #[allow(clippy::manual_async_fn)]
+    fn get_me(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<runtime::Reply<GetMe>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_ME.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as PocketSmithHandlers>::get_me(handlers, &caller)
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_ME, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<runtime::Reply<GetMe>, runtime::ProblemDetails>,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_ME.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as PocketSmithHandlers>::get_me(handlers, &caller)
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_ME, reply))
+        }
     }
-    async fn get_transaction_accounts_by_id(
+    #[allow(clippy::manual_async_fn)]
+    fn get_transaction_accounts_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetTransactionAccountsById>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetTransactionAccountsById>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_TRANSACTION_ACCOUNTS_BY_ID.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetTransactionAccountsByIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_TRANSACTION_ACCOUNTS_BY_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as PocketSmithHandlers>::get_transaction_accounts_by_id(
-                        handlers,
-                        &caller,
-                        path.id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_TRANSACTION_ACCOUNTS_BY_ID, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetTransactionAccountsById>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_TRANSACTION_ACCOUNTS_BY_ID.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetTransactionAccountsByIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_TRANSACTION_ACCOUNTS_BY_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as PocketSmithHandlers>::get_transaction_accounts_by_id(
+                            handlers,
+                            &caller,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_TRANSACTION_ACCOUNTS_BY_ID, reply),
+            )
+        }
     }
-    async fn put_transaction_accounts_by_id(
+    #[allow(clippy::manual_async_fn)]
+    fn put_transaction_accounts_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<PutTransactionAccountsById>,
         body: runtime::RequestBody<PutTransactionAccountsById>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PutTransactionAccountsById>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        PUT_TRANSACTION_ACCOUNTS_BY_ID.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    PutTransactionAccountsByIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&PUT_TRANSACTION_ACCOUNTS_BY_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::PutTransactionAccountsByIdRequestBody>()
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as PocketSmithHandlers>::put_transaction_accounts_by_id(
-                        handlers,
-                        &caller,
-                        path.id,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&PUT_TRANSACTION_ACCOUNTS_BY_ID, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PutTransactionAccountsById>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            PUT_TRANSACTION_ACCOUNTS_BY_ID.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        PutTransactionAccountsByIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&PUT_TRANSACTION_ACCOUNTS_BY_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::PutTransactionAccountsByIdRequestBody>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as PocketSmithHandlers>::put_transaction_accounts_by_id(
+                            handlers,
+                            &caller,
+                            path.id,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&PUT_TRANSACTION_ACCOUNTS_BY_ID, reply),
+            )
+        }
     }
-    async fn get_transaction_accounts_by_id_transactions(
+    #[allow(clippy::manual_async_fn)]
+    fn get_transaction_accounts_by_id_transactions(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetTransactionAccountsByIdTransactions>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetTransactionAccountsByIdTransactions>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_TRANSACTION_ACCOUNTS_BY_ID_TRANSACTIONS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetTransactionAccountsByIdTransactionsPath,
-                    GetTransactionAccountsByIdTransactionsParams,
-                    _,
-                >(&GET_TRANSACTION_ACCOUNTS_BY_ID_TRANSACTIONS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as PocketSmithHandlers>::get_transaction_accounts_by_id_transactions(
-                        handlers,
-                        &caller,
-                        path.id,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_TRANSACTION_ACCOUNTS_BY_ID_TRANSACTIONS, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetTransactionAccountsByIdTransactions>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_TRANSACTION_ACCOUNTS_BY_ID_TRANSACTIONS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetTransactionAccountsByIdTransactionsPath,
+                        GetTransactionAccountsByIdTransactionsParams,
+                        _,
+                    >(&GET_TRANSACTION_ACCOUNTS_BY_ID_TRANSACTIONS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as PocketSmithHandlers>::get_transaction_accounts_by_id_transactions(
+                            handlers,
+                            &caller,
+                            path.id,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_TRANSACTION_ACCOUNTS_BY_ID_TRANSACTIONS, reply),
+            )
+        }
     }
-    async fn post_transaction_accounts_by_id_transactions(
+    #[allow(clippy::manual_async_fn)]
+    fn post_transaction_accounts_by_id_transactions(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<PostTransactionAccountsByIdTransactions>,
         body: runtime::RequestBody<PostTransactionAccountsByIdTransactions>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PostTransactionAccountsByIdTransactions>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        POST_TRANSACTION_ACCOUNTS_BY_ID_TRANSACTIONS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    PostTransactionAccountsByIdTransactionsPath,
-                    runtime::NoParameters,
-                    _,
-                >(&POST_TRANSACTION_ACCOUNTS_BY_ID_TRANSACTIONS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<
-                        types::PostTransactionAccountsByIdTransactionsRequestBody,
-                    >()
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as PocketSmithHandlers>::post_transaction_accounts_by_id_transactions(
-                        handlers,
-                        &caller,
-                        path.id,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&POST_TRANSACTION_ACCOUNTS_BY_ID_TRANSACTIONS, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostTransactionAccountsByIdTransactions>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            POST_TRANSACTION_ACCOUNTS_BY_ID_TRANSACTIONS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        PostTransactionAccountsByIdTransactionsPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&POST_TRANSACTION_ACCOUNTS_BY_ID_TRANSACTIONS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<
+                            types::PostTransactionAccountsByIdTransactionsRequestBody,
+                        >()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as PocketSmithHandlers>::post_transaction_accounts_by_id_transactions(
+                            handlers,
+                            &caller,
+                            path.id,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&POST_TRANSACTION_ACCOUNTS_BY_ID_TRANSACTIONS, reply),
+            )
+        }
     }
-    async fn get_transactions_by_id(
+    #[allow(clippy::manual_async_fn)]
+    fn get_transactions_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetTransactionsById>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetTransactionsById>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_TRANSACTIONS_BY_ID.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetTransactionsByIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_TRANSACTIONS_BY_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as PocketSmithHandlers>::get_transactions_by_id(
-                        handlers,
-                        &caller,
-                        path.id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_TRANSACTIONS_BY_ID, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetTransactionsById>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_TRANSACTIONS_BY_ID.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetTransactionsByIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_TRANSACTIONS_BY_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as PocketSmithHandlers>::get_transactions_by_id(
+                            handlers,
+                            &caller,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_TRANSACTIONS_BY_ID, reply))
+        }
     }
-    async fn put_transactions_by_id(
+    #[allow(clippy::manual_async_fn)]
+    fn put_transactions_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<PutTransactionsById>,
         body: runtime::RequestBody<PutTransactionsById>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PutTransactionsById>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        PUT_TRANSACTIONS_BY_ID.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    PutTransactionsByIdPath,
-                    PutTransactionsByIdParams,
-                    _,
-                >(&PUT_TRANSACTIONS_BY_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body.decode::<types::PutTransactionsByIdRequestBody>() {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as PocketSmithHandlers>::put_transactions_by_id(
-                        handlers,
-                        &caller,
-                        path.id,
-                        params,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&PUT_TRANSACTIONS_BY_ID, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PutTransactionsById>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            PUT_TRANSACTIONS_BY_ID.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        PutTransactionsByIdPath,
+                        PutTransactionsByIdParams,
+                        _,
+                    >(&PUT_TRANSACTIONS_BY_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::PutTransactionsByIdRequestBody>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as PocketSmithHandlers>::put_transactions_by_id(
+                            handlers,
+                            &caller,
+                            path.id,
+                            params,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&PUT_TRANSACTIONS_BY_ID, reply))
+        }
     }
-    async fn get_transactions_by_id_attachments(
+    #[allow(clippy::manual_async_fn)]
+    fn get_transactions_by_id_attachments(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetTransactionsByIdAttachments>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetTransactionsByIdAttachments>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_TRANSACTIONS_BY_ID_ATTACHMENTS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetTransactionsByIdAttachmentsPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_TRANSACTIONS_BY_ID_ATTACHMENTS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as PocketSmithHandlers>::get_transactions_by_id_attachments(
-                        handlers,
-                        &caller,
-                        path.id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_TRANSACTIONS_BY_ID_ATTACHMENTS, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetTransactionsByIdAttachments>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_TRANSACTIONS_BY_ID_ATTACHMENTS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetTransactionsByIdAttachmentsPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_TRANSACTIONS_BY_ID_ATTACHMENTS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as PocketSmithHandlers>::get_transactions_by_id_attachments(
+                            handlers,
+                            &caller,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_TRANSACTIONS_BY_ID_ATTACHMENTS, reply),
+            )
+        }
     }
-    async fn post_transactions_by_id_attachments(
+    #[allow(clippy::manual_async_fn)]
+    fn post_transactions_by_id_attachments(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<PostTransactionsByIdAttachments>,
         body: runtime::RequestBody<PostTransactionsByIdAttachments>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PostTransactionsByIdAttachments>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        POST_TRANSACTIONS_BY_ID_ATTACHMENTS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    PostTransactionsByIdAttachmentsPath,
-                    runtime::NoParameters,
-                    _,
-                >(&POST_TRANSACTIONS_BY_ID_ATTACHMENTS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::PostTransactionsByIdAttachmentsRequestBody>()
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as PocketSmithHandlers>::post_transactions_by_id_attachments(
-                        handlers,
-                        &caller,
-                        path.id,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&POST_TRANSACTIONS_BY_ID_ATTACHMENTS, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostTransactionsByIdAttachments>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            POST_TRANSACTIONS_BY_ID_ATTACHMENTS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        PostTransactionsByIdAttachmentsPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&POST_TRANSACTIONS_BY_ID_ATTACHMENTS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::PostTransactionsByIdAttachmentsRequestBody>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as PocketSmithHandlers>::post_transactions_by_id_attachments(
+                            handlers,
+                            &caller,
+                            path.id,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&POST_TRANSACTIONS_BY_ID_ATTACHMENTS, reply),
+            )
+        }
     }
-    async fn get_users_by_id(
+    #[allow(clippy::manual_async_fn)]
+    fn get_users_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetUsersById>,
-    ) -> ::std::result::Result<runtime::Reply<GetUsersById>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_USERS_BY_ID.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetUsersByIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_USERS_BY_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as PocketSmithHandlers>::get_users_by_id(
-                        handlers,
-                        &caller,
-                        path.id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_USERS_BY_ID, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetUsersById>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_USERS_BY_ID.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetUsersByIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_USERS_BY_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as PocketSmithHandlers>::get_users_by_id(
+                            handlers,
+                            &caller,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_USERS_BY_ID, reply))
+        }
     }
-    async fn put_users_by_id(
+    #[allow(clippy::manual_async_fn)]
+    fn put_users_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<PutUsersById>,
         body: runtime::RequestBody<PutUsersById>,
-    ) -> ::std::result::Result<runtime::Reply<PutUsersById>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        PUT_USERS_BY_ID.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    PutUsersByIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&PUT_USERS_BY_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body.decode::<types::PutUsersByIdRequestBody>() {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as PocketSmithHandlers>::put_users_by_id(
-                        handlers,
-                        &caller,
-                        path.id,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&PUT_USERS_BY_ID, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PutUsersById>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            PUT_USERS_BY_ID.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        PutUsersByIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&PUT_USERS_BY_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body.decode::<types::PutUsersByIdRequestBody>() {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as PocketSmithHandlers>::put_users_by_id(
+                            handlers,
+                            &caller,
+                            path.id,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&PUT_USERS_BY_ID, reply))
+        }
     }
-    async fn get_users_by_id_accounts(
+    #[allow(clippy::manual_async_fn)]
+    fn get_users_by_id_accounts(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetUsersByIdAccounts>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetUsersByIdAccounts>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_USERS_BY_ID_ACCOUNTS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetUsersByIdAccountsPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_USERS_BY_ID_ACCOUNTS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as PocketSmithHandlers>::get_users_by_id_accounts(
-                        handlers,
-                        &caller,
-                        path.id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_USERS_BY_ID_ACCOUNTS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetUsersByIdAccounts>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_USERS_BY_ID_ACCOUNTS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetUsersByIdAccountsPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_USERS_BY_ID_ACCOUNTS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as PocketSmithHandlers>::get_users_by_id_accounts(
+                            handlers,
+                            &caller,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_USERS_BY_ID_ACCOUNTS, reply))
+        }
     }
-    async fn put_users_by_id_accounts(
+    #[allow(clippy::manual_async_fn)]
+    fn put_users_by_id_accounts(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<PutUsersByIdAccounts>,
         body: runtime::RequestBody<PutUsersByIdAccounts>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PutUsersByIdAccounts>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        PUT_USERS_BY_ID_ACCOUNTS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    PutUsersByIdAccountsPath,
-                    runtime::NoParameters,
-                    _,
-                >(&PUT_USERS_BY_ID_ACCOUNTS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body.decode::<types::PutUsersByIdAccountsRequestBody>()
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as PocketSmithHandlers>::put_users_by_id_accounts(
-                        handlers,
-                        &caller,
-                        path.id,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&PUT_USERS_BY_ID_ACCOUNTS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PutUsersByIdAccounts>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            PUT_USERS_BY_ID_ACCOUNTS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        PutUsersByIdAccountsPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&PUT_USERS_BY_ID_ACCOUNTS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::PutUsersByIdAccountsRequestBody>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as PocketSmithHandlers>::put_users_by_id_accounts(
+                            handlers,
+                            &caller,
+                            path.id,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&PUT_USERS_BY_ID_ACCOUNTS, reply))
+        }
     }
-    async fn post_users_by_id_accounts(
+    #[allow(clippy::manual_async_fn)]
+    fn post_users_by_id_accounts(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<PostUsersByIdAccounts>,
         body: runtime::RequestBody<PostUsersByIdAccounts>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PostUsersByIdAccounts>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        POST_USERS_BY_ID_ACCOUNTS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    PostUsersByIdAccountsPath,
-                    runtime::NoParameters,
-                    _,
-                >(&POST_USERS_BY_ID_ACCOUNTS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body.decode::<types::PostUsersByIdAccountsRequestBody>()
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as PocketSmithHandlers>::post_users_by_id_accounts(
-                        handlers,
-                        &caller,
-                        path.id,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&POST_USERS_BY_ID_ACCOUNTS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostUsersByIdAccounts>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            POST_USERS_BY_ID_ACCOUNTS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        PostUsersByIdAccountsPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&POST_USERS_BY_ID_ACCOUNTS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::PostUsersByIdAccountsRequestBody>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as PocketSmithHandlers>::post_users_by_id_accounts(
+                            handlers,
+                            &caller,
+                            path.id,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&POST_USERS_BY_ID_ACCOUNTS, reply),
+            )
+        }
     }
-    async fn get_users_by_id_attachments(
+    #[allow(clippy::manual_async_fn)]
+    fn get_users_by_id_attachments(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetUsersByIdAttachments>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetUsersByIdAttachments>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_USERS_BY_ID_ATTACHMENTS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetUsersByIdAttachmentsPath,
-                    GetUsersByIdAttachmentsParams,
-                    _,
-                >(&GET_USERS_BY_ID_ATTACHMENTS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as PocketSmithHandlers>::get_users_by_id_attachments(
-                        handlers,
-                        &caller,
-                        path.id,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_USERS_BY_ID_ATTACHMENTS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetUsersByIdAttachments>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_USERS_BY_ID_ATTACHMENTS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetUsersByIdAttachmentsPath,
+                        GetUsersByIdAttachmentsParams,
+                        _,
+                    >(&GET_USERS_BY_ID_ATTACHMENTS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as PocketSmithHandlers>::get_users_by_id_attachments(
+                            handlers,
+                            &caller,
+                            path.id,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_USERS_BY_ID_ATTACHMENTS, reply),
+            )
+        }
     }
-    async fn post_users_by_id_attachments(
+    #[allow(clippy::manual_async_fn)]
+    fn post_users_by_id_attachments(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<PostUsersByIdAttachments>,
         body: runtime::RequestBody<PostUsersByIdAttachments>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PostUsersByIdAttachments>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        POST_USERS_BY_ID_ATTACHMENTS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    PostUsersByIdAttachmentsPath,
-                    runtime::NoParameters,
-                    _,
-                >(&POST_USERS_BY_ID_ATTACHMENTS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::PostUsersByIdAttachmentsRequestBody>()
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as PocketSmithHandlers>::post_users_by_id_attachments(
-                        handlers,
-                        &caller,
-                        path.id,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&POST_USERS_BY_ID_ATTACHMENTS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostUsersByIdAttachments>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            POST_USERS_BY_ID_ATTACHMENTS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        PostUsersByIdAttachmentsPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&POST_USERS_BY_ID_ATTACHMENTS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::PostUsersByIdAttachmentsRequestBody>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as PocketSmithHandlers>::post_users_by_id_attachments(
+                            handlers,
+                            &caller,
+                            path.id,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&POST_USERS_BY_ID_ATTACHMENTS, reply),
+            )
+        }
     }
-    async fn get_users_by_id_budget(
+    #[allow(clippy::manual_async_fn)]
+    fn get_users_by_id_budget(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetUsersByIdBudget>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetUsersByIdBudget>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_USERS_BY_ID_BUDGET.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetUsersByIdBudgetPath,
-                    GetUsersByIdBudgetParams,
-                    _,
-                >(&GET_USERS_BY_ID_BUDGET, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as PocketSmithHandlers>::get_users_by_id_budget(
-                        handlers,
-                        &caller,
-                        path.id,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_USERS_BY_ID_BUDGET, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetUsersByIdBudget>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_USERS_BY_ID_BUDGET.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetUsersByIdBudgetPath,
+                        GetUsersByIdBudgetParams,
+                        _,
+                    >(&GET_USERS_BY_ID_BUDGET, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as PocketSmithHandlers>::get_users_by_id_budget(
+                            handlers,
+                            &caller,
+                            path.id,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_USERS_BY_ID_BUDGET, reply))
+        }
     }
-    async fn get_users_by_id_budget_summary(
+    #[allow(clippy::manual_async_fn)]
+    fn get_users_by_id_budget_summary(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetUsersByIdBudgetSummary>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetUsersByIdBudgetSummary>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_USERS_BY_ID_BUDGET_SUMMARY.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetUsersByIdBudgetSummaryPath,
-                    GetUsersByIdBudgetSummaryParams,
-                    _,
-                >(&GET_USERS_BY_ID_BUDGET_SUMMARY, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as PocketSmithHandlers>::get_users_by_id_budget_summary(
-                        handlers,
-                        &caller,
-                        path.id,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_USERS_BY_ID_BUDGET_SUMMARY, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetUsersByIdBudgetSummary>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_USERS_BY_ID_BUDGET_SUMMARY.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetUsersByIdBudgetSummaryPath,
+                        GetUsersByIdBudgetSummaryParams,
+                        _,
+                    >(&GET_USERS_BY_ID_BUDGET_SUMMARY, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as PocketSmithHandlers>::get_users_by_id_budget_summary(
+                            handlers,
+                            &caller,
+                            path.id,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_USERS_BY_ID_BUDGET_SUMMARY, reply),
+            )
+        }
     }
-    async fn get_users_by_id_categories(
+    #[allow(clippy::manual_async_fn)]
+    fn get_users_by_id_categories(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetUsersByIdCategories>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetUsersByIdCategories>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_USERS_BY_ID_CATEGORIES.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetUsersByIdCategoriesPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_USERS_BY_ID_CATEGORIES, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as PocketSmithHandlers>::get_users_by_id_categories(
-                        handlers,
-                        &caller,
-                        path.id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_USERS_BY_ID_CATEGORIES, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetUsersByIdCategories>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_USERS_BY_ID_CATEGORIES.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetUsersByIdCategoriesPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_USERS_BY_ID_CATEGORIES, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as PocketSmithHandlers>::get_users_by_id_categories(
+                            handlers,
+                            &caller,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_USERS_BY_ID_CATEGORIES, reply),
+            )
+        }
     }
-    async fn post_users_by_id_categories(
+    #[allow(clippy::manual_async_fn)]
+    fn post_users_by_id_categories(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<PostUsersByIdCategories>,
         body: runtime::RequestBody<PostUsersByIdCategories>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PostUsersByIdCategories>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        POST_USERS_BY_ID_CATEGORIES.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    PostUsersByIdCategoriesPath,
-                    runtime::NoParameters,
-                    _,
-                >(&POST_USERS_BY_ID_CATEGORIES, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::PostUsersByIdCategoriesRequestBody>()
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as PocketSmithHandlers>::post_users_by_id_categories(
-                        handlers,
-                        &caller,
-                        path.id,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&POST_USERS_BY_ID_CATEGORIES, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostUsersByIdCategories>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            POST_USERS_BY_ID_CATEGORIES.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        PostUsersByIdCategoriesPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&POST_USERS_BY_ID_CATEGORIES, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::PostUsersByIdCategoriesRequestBody>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as PocketSmithHandlers>::post_users_by_id_categories(
+                            handlers,
+                            &caller,
+                            path.id,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&POST_USERS_BY_ID_CATEGORIES, reply),
+            )
+        }
     }
-    async fn get_users_by_id_category_rules(
+    #[allow(clippy::manual_async_fn)]
+    fn get_users_by_id_category_rules(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetUsersByIdCategoryRules>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetUsersByIdCategoryRules>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_USERS_BY_ID_CATEGORY_RULES.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetUsersByIdCategoryRulesPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_USERS_BY_ID_CATEGORY_RULES, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as PocketSmithHandlers>::get_users_by_id_category_rules(
-                        handlers,
-                        &caller,
-                        path.id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_USERS_BY_ID_CATEGORY_RULES, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetUsersByIdCategoryRules>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_USERS_BY_ID_CATEGORY_RULES.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetUsersByIdCategoryRulesPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_USERS_BY_ID_CATEGORY_RULES, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as PocketSmithHandlers>::get_users_by_id_category_rules(
+                            handlers,
+                            &caller,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_USERS_BY_ID_CATEGORY_RULES, reply),
+            )
+        }
     }
-    async fn get_users_by_id_institutions(
+    #[allow(clippy::manual_async_fn)]
+    fn get_users_by_id_institutions(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetUsersByIdInstitutions>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetUsersByIdInstitutions>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_USERS_BY_ID_INSTITUTIONS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetUsersByIdInstitutionsPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_USERS_BY_ID_INSTITUTIONS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as PocketSmithHandlers>::get_users_by_id_institutions(
-                        handlers,
-                        &caller,
-                        path.id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_USERS_BY_ID_INSTITUTIONS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetUsersByIdInstitutions>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_USERS_BY_ID_INSTITUTIONS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetUsersByIdInstitutionsPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_USERS_BY_ID_INSTITUTIONS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as PocketSmithHandlers>::get_users_by_id_institutions(
+                            handlers,
+                            &caller,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_USERS_BY_ID_INSTITUTIONS, reply),
+            )
+        }
     }
-    async fn post_users_by_id_institutions(
+    #[allow(clippy::manual_async_fn)]
+    fn post_users_by_id_institutions(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<PostUsersByIdInstitutions>,
         body: runtime::RequestBody<PostUsersByIdInstitutions>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PostUsersByIdInstitutions>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        POST_USERS_BY_ID_INSTITUTIONS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    PostUsersByIdInstitutionsPath,
-                    runtime::NoParameters,
-                    _,
-                >(&POST_USERS_BY_ID_INSTITUTIONS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::PostUsersByIdInstitutionsRequestBody>()
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as PocketSmithHandlers>::post_users_by_id_institutions(
-                        handlers,
-                        &caller,
-                        path.id,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&POST_USERS_BY_ID_INSTITUTIONS, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostUsersByIdInstitutions>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            POST_USERS_BY_ID_INSTITUTIONS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        PostUsersByIdInstitutionsPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&POST_USERS_BY_ID_INSTITUTIONS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::PostUsersByIdInstitutionsRequestBody>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as PocketSmithHandlers>::post_users_by_id_institutions(
+                            handlers,
+                            &caller,
+                            path.id,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&POST_USERS_BY_ID_INSTITUTIONS, reply),
+            )
+        }
     }
-    async fn get_users_by_id_transaction_accounts(
+    #[allow(clippy::manual_async_fn)]
+    fn get_users_by_id_transaction_accounts(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetUsersByIdTransactionAccounts>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetUsersByIdTransactionAccounts>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_USERS_BY_ID_TRANSACTION_ACCOUNTS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetUsersByIdTransactionAccountsPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_USERS_BY_ID_TRANSACTION_ACCOUNTS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as PocketSmithHandlers>::get_users_by_id_transaction_accounts(
-                        handlers,
-                        &caller,
-                        path.id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_USERS_BY_ID_TRANSACTION_ACCOUNTS, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetUsersByIdTransactionAccounts>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_USERS_BY_ID_TRANSACTION_ACCOUNTS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetUsersByIdTransactionAccountsPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_USERS_BY_ID_TRANSACTION_ACCOUNTS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as PocketSmithHandlers>::get_users_by_id_transaction_accounts(
+                            handlers,
+                            &caller,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_USERS_BY_ID_TRANSACTION_ACCOUNTS, reply),
+            )
+        }
     }
-    async fn get_users_by_id_transactions(
+    #[allow(clippy::manual_async_fn)]
+    fn get_users_by_id_transactions(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetUsersByIdTransactions>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetUsersByIdTransactions>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_USERS_BY_ID_TRANSACTIONS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetUsersByIdTransactionsPath,
-                    GetUsersByIdTransactionsParams,
-                    _,
-                >(&GET_USERS_BY_ID_TRANSACTIONS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as PocketSmithHandlers>::get_users_by_id_transactions(
-                        handlers,
-                        &caller,
-                        path.id,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_USERS_BY_ID_TRANSACTIONS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetUsersByIdTransactions>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_USERS_BY_ID_TRANSACTIONS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetUsersByIdTransactionsPath,
+                        GetUsersByIdTransactionsParams,
+                        _,
+                    >(&GET_USERS_BY_ID_TRANSACTIONS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as PocketSmithHandlers>::get_users_by_id_transactions(
+                            handlers,
+                            &caller,
+                            path.id,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_USERS_BY_ID_TRANSACTIONS, reply),
+            )
+        }
     }
-    async fn get_users_by_id_trend_analysis(
+    #[allow(clippy::manual_async_fn)]
+    fn get_users_by_id_trend_analysis(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetUsersByIdTrendAnalysis>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetUsersByIdTrendAnalysis>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_USERS_BY_ID_TREND_ANALYSIS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetUsersByIdTrendAnalysisPath,
-                    GetUsersByIdTrendAnalysisParams,
-                    _,
-                >(&GET_USERS_BY_ID_TREND_ANALYSIS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as PocketSmithHandlers>::get_users_by_id_trend_analysis(
-                        handlers,
-                        &caller,
-                        path.id,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_USERS_BY_ID_TREND_ANALYSIS, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetUsersByIdTrendAnalysis>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_USERS_BY_ID_TREND_ANALYSIS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetUsersByIdTrendAnalysisPath,
+                        GetUsersByIdTrendAnalysisParams,
+                        _,
+                    >(&GET_USERS_BY_ID_TREND_ANALYSIS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as PocketSmithHandlers>::get_users_by_id_trend_analysis(
+                            handlers,
+                            &caller,
+                            path.id,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_USERS_BY_ID_TREND_ANALYSIS, reply),
+            )
+        }
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -12252,63 +12488,68 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
 /// The adapters of the operations `runtime::routing` serves
 /// beyond dropshot's router (not endpoints of the trait).
 impl<H: PocketSmithHandlers> StrictServer<H> {
-    async fn delete_transactions_by_transaction_id_attachments_by_attachment_id(
+    #[allow(clippy::manual_async_fn)]
+    fn delete_transactions_by_transaction_id_attachments_by_attachment_id(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<
             DeleteTransactionsByTransactionIdAttachmentsByAttachmentId,
         >,
-    ) -> ::std::result::Result<
-        runtime::Reply<DeleteTransactionsByTransactionIdAttachmentsByAttachmentId>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        DELETE_TRANSACTIONS_BY_TRANSACTION_ID_ATTACHMENTS_BY_ATTACHMENT_ID
-                            .security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    DeleteTransactionsByTransactionIdAttachmentsByAttachmentIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(
-                    &DELETE_TRANSACTIONS_BY_TRANSACTION_ID_ATTACHMENTS_BY_ATTACHMENT_ID,
-                    &rqctx,
-                ) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as PocketSmithHandlers>::delete_transactions_by_transaction_id_attachments_by_attachment_id(
-                        handlers,
-                        &caller,
-                        path.transaction_id,
-                        path.attachment_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering
-                .finish(
-                    &DELETE_TRANSACTIONS_BY_TRANSACTION_ID_ATTACHMENTS_BY_ATTACHMENT_ID,
-                    reply,
-                ),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<DeleteTransactionsByTransactionIdAttachmentsByAttachmentId>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            DELETE_TRANSACTIONS_BY_TRANSACTION_ID_ATTACHMENTS_BY_ATTACHMENT_ID
+                                .security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        DeleteTransactionsByTransactionIdAttachmentsByAttachmentIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(
+                        &DELETE_TRANSACTIONS_BY_TRANSACTION_ID_ATTACHMENTS_BY_ATTACHMENT_ID,
+                        &rqctx,
+                    ) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as PocketSmithHandlers>::delete_transactions_by_transaction_id_attachments_by_attachment_id(
+                            handlers,
+                            &caller,
+                            path.transaction_id,
+                            path.attachment_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering
+                    .finish(
+                        &DELETE_TRANSACTIONS_BY_TRANSACTION_ID_ATTACHMENTS_BY_ATTACHMENT_ID,
+                        reply,
+                    ),
+            )
+        }
     }
 }
 ///The dropshot API description of a server of this version alone, built on `H`: see [`register_endpoints`], and the request metrics at `GET /metrics` ([`runtime::metrics`]).

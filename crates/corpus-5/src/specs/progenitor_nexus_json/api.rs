@@ -44185,6635 +44185,7849 @@ If there is no update in progress, do nothing.*/
 pub struct StrictServer<H>(::std::marker::PhantomData<H>);
 impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     type Context = H;
-    async fn disk_view_by_id(
+    #[allow(clippy::manual_async_fn)]
+    fn disk_view_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<DiskViewById>,
-    ) -> ::std::result::Result<runtime::Reply<DiskViewById>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    DiskViewByIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&DISK_VIEW_BY_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::disk_view_by_id(
-                        handlers,
-                        path.id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&DISK_VIEW_BY_ID, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<DiskViewById>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        DiskViewByIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&DISK_VIEW_BY_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::disk_view_by_id(
+                            handlers,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&DISK_VIEW_BY_ID, reply))
+        }
     }
-    async fn image_view_by_id(
+    #[allow(clippy::manual_async_fn)]
+    fn image_view_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ImageViewById>,
-    ) -> ::std::result::Result<runtime::Reply<ImageViewById>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    ImageViewByIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&IMAGE_VIEW_BY_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::image_view_by_id(
-                        handlers,
-                        path.id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&IMAGE_VIEW_BY_ID, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ImageViewById>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        ImageViewByIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&IMAGE_VIEW_BY_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::image_view_by_id(
+                            handlers,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&IMAGE_VIEW_BY_ID, reply))
+        }
     }
-    async fn instance_view_by_id(
+    #[allow(clippy::manual_async_fn)]
+    fn instance_view_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<InstanceViewById>,
-    ) -> ::std::result::Result<
-        runtime::Reply<InstanceViewById>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    InstanceViewByIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&INSTANCE_VIEW_BY_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::instance_view_by_id(
-                        handlers,
-                        path.id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&INSTANCE_VIEW_BY_ID, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<InstanceViewById>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        InstanceViewByIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&INSTANCE_VIEW_BY_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::instance_view_by_id(
+                            handlers,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&INSTANCE_VIEW_BY_ID, reply))
+        }
     }
-    async fn instance_network_interface_view_by_id(
+    #[allow(clippy::manual_async_fn)]
+    fn instance_network_interface_view_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<InstanceNetworkInterfaceViewById>,
-    ) -> ::std::result::Result<
-        runtime::Reply<InstanceNetworkInterfaceViewById>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    InstanceNetworkInterfaceViewByIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&INSTANCE_NETWORK_INTERFACE_VIEW_BY_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::instance_network_interface_view_by_id(
-                        handlers,
-                        path.id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&INSTANCE_NETWORK_INTERFACE_VIEW_BY_ID, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<InstanceNetworkInterfaceViewById>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        InstanceNetworkInterfaceViewByIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&INSTANCE_NETWORK_INTERFACE_VIEW_BY_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::instance_network_interface_view_by_id(
+                            handlers,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&INSTANCE_NETWORK_INTERFACE_VIEW_BY_ID, reply),
+            )
+        }
     }
-    async fn organization_view_by_id(
+    #[allow(clippy::manual_async_fn)]
+    fn organization_view_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<OrganizationViewById>,
-    ) -> ::std::result::Result<
-        runtime::Reply<OrganizationViewById>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    OrganizationViewByIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&ORGANIZATION_VIEW_BY_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::organization_view_by_id(
-                        handlers,
-                        path.id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&ORGANIZATION_VIEW_BY_ID, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<OrganizationViewById>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        OrganizationViewByIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&ORGANIZATION_VIEW_BY_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::organization_view_by_id(
+                            handlers,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&ORGANIZATION_VIEW_BY_ID, reply))
+        }
     }
-    async fn project_view_by_id(
+    #[allow(clippy::manual_async_fn)]
+    fn project_view_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ProjectViewById>,
-    ) -> ::std::result::Result<
-        runtime::Reply<ProjectViewById>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    ProjectViewByIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&PROJECT_VIEW_BY_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::project_view_by_id(
-                        handlers,
-                        path.id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&PROJECT_VIEW_BY_ID, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ProjectViewById>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        ProjectViewByIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&PROJECT_VIEW_BY_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::project_view_by_id(
+                            handlers,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&PROJECT_VIEW_BY_ID, reply))
+        }
     }
-    async fn snapshot_view_by_id(
+    #[allow(clippy::manual_async_fn)]
+    fn snapshot_view_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SnapshotViewById>,
-    ) -> ::std::result::Result<
-        runtime::Reply<SnapshotViewById>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    SnapshotViewByIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&SNAPSHOT_VIEW_BY_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::snapshot_view_by_id(
-                        handlers,
-                        path.id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&SNAPSHOT_VIEW_BY_ID, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SnapshotViewById>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        SnapshotViewByIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&SNAPSHOT_VIEW_BY_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::snapshot_view_by_id(
+                            handlers,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&SNAPSHOT_VIEW_BY_ID, reply))
+        }
     }
-    async fn vpc_router_route_view_by_id(
+    #[allow(clippy::manual_async_fn)]
+    fn vpc_router_route_view_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<VpcRouterRouteViewById>,
-    ) -> ::std::result::Result<
-        runtime::Reply<VpcRouterRouteViewById>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    VpcRouterRouteViewByIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&VPC_ROUTER_ROUTE_VIEW_BY_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::vpc_router_route_view_by_id(
-                        handlers,
-                        path.id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&VPC_ROUTER_ROUTE_VIEW_BY_ID, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<VpcRouterRouteViewById>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        VpcRouterRouteViewByIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&VPC_ROUTER_ROUTE_VIEW_BY_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::vpc_router_route_view_by_id(
+                            handlers,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&VPC_ROUTER_ROUTE_VIEW_BY_ID, reply),
+            )
+        }
     }
-    async fn vpc_router_view_by_id(
+    #[allow(clippy::manual_async_fn)]
+    fn vpc_router_view_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<VpcRouterViewById>,
-    ) -> ::std::result::Result<
-        runtime::Reply<VpcRouterViewById>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    VpcRouterViewByIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&VPC_ROUTER_VIEW_BY_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::vpc_router_view_by_id(
-                        handlers,
-                        path.id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&VPC_ROUTER_VIEW_BY_ID, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<VpcRouterViewById>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        VpcRouterViewByIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&VPC_ROUTER_VIEW_BY_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::vpc_router_view_by_id(
+                            handlers,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&VPC_ROUTER_VIEW_BY_ID, reply))
+        }
     }
-    async fn vpc_subnet_view_by_id(
+    #[allow(clippy::manual_async_fn)]
+    fn vpc_subnet_view_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<VpcSubnetViewById>,
-    ) -> ::std::result::Result<
-        runtime::Reply<VpcSubnetViewById>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    VpcSubnetViewByIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&VPC_SUBNET_VIEW_BY_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::vpc_subnet_view_by_id(
-                        handlers,
-                        path.id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&VPC_SUBNET_VIEW_BY_ID, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<VpcSubnetViewById>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        VpcSubnetViewByIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&VPC_SUBNET_VIEW_BY_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::vpc_subnet_view_by_id(
+                            handlers,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&VPC_SUBNET_VIEW_BY_ID, reply))
+        }
     }
-    async fn vpc_view_by_id(
+    #[allow(clippy::manual_async_fn)]
+    fn vpc_view_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<VpcViewById>,
-    ) -> ::std::result::Result<runtime::Reply<VpcViewById>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    VpcViewByIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&VPC_VIEW_BY_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::vpc_view_by_id(
-                        handlers,
-                        path.id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&VPC_VIEW_BY_ID, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<VpcViewById>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        VpcViewByIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&VPC_VIEW_BY_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::vpc_view_by_id(
+                            handlers,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&VPC_VIEW_BY_ID, reply))
+        }
     }
-    async fn device_auth_request(
+    #[allow(clippy::manual_async_fn)]
+    fn device_auth_request(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<DeviceAuthRequest>,
-    ) -> ::std::result::Result<
-        runtime::Reply<DeviceAuthRequest>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body
-                    .decode::<types::DeviceAuthRequest>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::device_auth_request(
-                        handlers,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&DEVICE_AUTH_REQUEST, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<DeviceAuthRequest>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body
+                        .decode::<types::DeviceAuthRequest>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::device_auth_request(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&DEVICE_AUTH_REQUEST, reply))
+        }
     }
-    async fn device_auth_confirm(
+    #[allow(clippy::manual_async_fn)]
+    fn device_auth_confirm(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<DeviceAuthConfirm>,
-    ) -> ::std::result::Result<
-        runtime::Reply<DeviceAuthConfirm>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body
-                    .decode::<types::DeviceAuthVerify>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::device_auth_confirm(
-                        handlers,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&DEVICE_AUTH_CONFIRM, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<DeviceAuthConfirm>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body
+                        .decode::<types::DeviceAuthVerify>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::device_auth_confirm(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&DEVICE_AUTH_CONFIRM, reply))
+        }
     }
-    async fn device_access_token(
+    #[allow(clippy::manual_async_fn)]
+    fn device_access_token(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<DeviceAccessToken>,
-    ) -> ::std::result::Result<
-        runtime::Reply<DeviceAccessToken>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body
-                    .decode::<types::DeviceAccessTokenRequest>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::device_access_token(
-                        handlers,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&DEVICE_ACCESS_TOKEN, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<DeviceAccessToken>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body
+                        .decode::<types::DeviceAccessTokenRequest>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::device_access_token(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&DEVICE_ACCESS_TOKEN, reply))
+        }
     }
-    async fn group_list(
+    #[allow(clippy::manual_async_fn)]
+    fn group_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GroupList>,
-    ) -> ::std::result::Result<runtime::Reply<GroupList>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    GroupListParams,
-                    _,
-                >(&GROUP_LIST, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::group_list(
-                        handlers,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GROUP_LIST, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GroupList>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        GroupListParams,
+                        _,
+                    >(&GROUP_LIST, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::group_list(
+                            handlers,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GROUP_LIST, reply))
+        }
     }
-    async fn login_spoof(
+    #[allow(clippy::manual_async_fn)]
+    fn login_spoof(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<LoginSpoof>,
-    ) -> ::std::result::Result<runtime::Reply<LoginSpoof>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body
-                    .decode::<types::SpoofLoginBody>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::login_spoof(handlers, body)
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&LOGIN_SPOOF, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<LoginSpoof>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body
+                        .decode::<types::SpoofLoginBody>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::login_spoof(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&LOGIN_SPOOF, reply))
+        }
     }
-    async fn login_local(
+    #[allow(clippy::manual_async_fn)]
+    fn login_local(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<LoginLocal>,
         body: runtime::RequestBody<LoginLocal>,
-    ) -> ::std::result::Result<runtime::Reply<LoginLocal>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    LoginLocalPath,
-                    runtime::NoParameters,
-                    _,
-                >(&LOGIN_LOCAL, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::UsernamePasswordCredentials>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::login_local(
-                        handlers,
-                        path.silo_name,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&LOGIN_LOCAL, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<LoginLocal>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        LoginLocalPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&LOGIN_LOCAL, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::UsernamePasswordCredentials>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::login_local(
+                            handlers,
+                            path.silo_name,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&LOGIN_LOCAL, reply))
+        }
     }
-    async fn login_saml_begin(
+    #[allow(clippy::manual_async_fn)]
+    fn login_saml_begin(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<LoginSamlBegin>,
-    ) -> ::std::result::Result<runtime::Reply<LoginSamlBegin>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    LoginSamlBeginPath,
-                    runtime::NoParameters,
-                    _,
-                >(&LOGIN_SAML_BEGIN, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::login_saml_begin(
-                        handlers,
-                        path.provider_name,
-                        path.silo_name,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&LOGIN_SAML_BEGIN, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<LoginSamlBegin>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        LoginSamlBeginPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&LOGIN_SAML_BEGIN, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::login_saml_begin(
+                            handlers,
+                            path.provider_name,
+                            path.silo_name,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&LOGIN_SAML_BEGIN, reply))
+        }
     }
-    async fn login_saml(
+    #[allow(clippy::manual_async_fn)]
+    fn login_saml(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<LoginSaml>,
         body: runtime::RequestBody<LoginSaml>,
-    ) -> ::std::result::Result<runtime::Reply<LoginSaml>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    LoginSamlPath,
-                    runtime::NoParameters,
-                    _,
-                >(&LOGIN_SAML, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body.bytes().and_then(runtime::required) {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::login_saml(
-                        handlers,
-                        path.provider_name,
-                        path.silo_name,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&LOGIN_SAML, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<LoginSaml>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        LoginSamlPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&LOGIN_SAML, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body.bytes().and_then(runtime::required) {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::login_saml(
+                            handlers,
+                            path.provider_name,
+                            path.silo_name,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&LOGIN_SAML, reply))
+        }
     }
-    async fn logout(
+    #[allow(clippy::manual_async_fn)]
+    fn logout(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<runtime::Reply<Logout>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::logout(handlers).await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&LOGOUT, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<runtime::Reply<Logout>, runtime::ProblemDetails>,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::logout(handlers).await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&LOGOUT, reply))
+        }
     }
-    async fn organization_list(
+    #[allow(clippy::manual_async_fn)]
+    fn organization_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<OrganizationList>,
-    ) -> ::std::result::Result<
-        runtime::Reply<OrganizationList>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    OrganizationListParams,
-                    _,
-                >(&ORGANIZATION_LIST, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::organization_list(
-                        handlers,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&ORGANIZATION_LIST, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<OrganizationList>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        OrganizationListParams,
+                        _,
+                    >(&ORGANIZATION_LIST, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::organization_list(
+                            handlers,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&ORGANIZATION_LIST, reply))
+        }
     }
-    async fn organization_create(
+    #[allow(clippy::manual_async_fn)]
+    fn organization_create(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<OrganizationCreate>,
-    ) -> ::std::result::Result<
-        runtime::Reply<OrganizationCreate>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body
-                    .decode::<types::OrganizationCreate>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::organization_create(
-                        handlers,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&ORGANIZATION_CREATE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<OrganizationCreate>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body
+                        .decode::<types::OrganizationCreate>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::organization_create(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&ORGANIZATION_CREATE, reply))
+        }
     }
-    async fn organization_view(
+    #[allow(clippy::manual_async_fn)]
+    fn organization_view(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<OrganizationView>,
-    ) -> ::std::result::Result<
-        runtime::Reply<OrganizationView>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    OrganizationViewPath,
-                    runtime::NoParameters,
-                    _,
-                >(&ORGANIZATION_VIEW, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::organization_view(
-                        handlers,
-                        path.organization_name,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&ORGANIZATION_VIEW, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<OrganizationView>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        OrganizationViewPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&ORGANIZATION_VIEW, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::organization_view(
+                            handlers,
+                            path.organization_name,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&ORGANIZATION_VIEW, reply))
+        }
     }
-    async fn organization_update(
+    #[allow(clippy::manual_async_fn)]
+    fn organization_update(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<OrganizationUpdate>,
         body: runtime::RequestBody<OrganizationUpdate>,
-    ) -> ::std::result::Result<
-        runtime::Reply<OrganizationUpdate>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    OrganizationUpdatePath,
-                    runtime::NoParameters,
-                    _,
-                >(&ORGANIZATION_UPDATE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::OrganizationUpdate>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::organization_update(
-                        handlers,
-                        path.organization_name,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&ORGANIZATION_UPDATE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<OrganizationUpdate>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        OrganizationUpdatePath,
+                        runtime::NoParameters,
+                        _,
+                    >(&ORGANIZATION_UPDATE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::OrganizationUpdate>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::organization_update(
+                            handlers,
+                            path.organization_name,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&ORGANIZATION_UPDATE, reply))
+        }
     }
-    async fn organization_delete(
+    #[allow(clippy::manual_async_fn)]
+    fn organization_delete(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<OrganizationDelete>,
-    ) -> ::std::result::Result<
-        runtime::Reply<OrganizationDelete>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    OrganizationDeletePath,
-                    runtime::NoParameters,
-                    _,
-                >(&ORGANIZATION_DELETE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::organization_delete(
-                        handlers,
-                        path.organization_name,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&ORGANIZATION_DELETE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<OrganizationDelete>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        OrganizationDeletePath,
+                        runtime::NoParameters,
+                        _,
+                    >(&ORGANIZATION_DELETE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::organization_delete(
+                            handlers,
+                            path.organization_name,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&ORGANIZATION_DELETE, reply))
+        }
     }
-    async fn organization_policy_view(
+    #[allow(clippy::manual_async_fn)]
+    fn organization_policy_view(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<OrganizationPolicyView>,
-    ) -> ::std::result::Result<
-        runtime::Reply<OrganizationPolicyView>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    OrganizationPolicyViewPath,
-                    runtime::NoParameters,
-                    _,
-                >(&ORGANIZATION_POLICY_VIEW, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::organization_policy_view(
-                        handlers,
-                        path.organization_name,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&ORGANIZATION_POLICY_VIEW, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<OrganizationPolicyView>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        OrganizationPolicyViewPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&ORGANIZATION_POLICY_VIEW, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::organization_policy_view(
+                            handlers,
+                            path.organization_name,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&ORGANIZATION_POLICY_VIEW, reply))
+        }
     }
-    async fn organization_policy_update(
+    #[allow(clippy::manual_async_fn)]
+    fn organization_policy_update(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<OrganizationPolicyUpdate>,
         body: runtime::RequestBody<OrganizationPolicyUpdate>,
-    ) -> ::std::result::Result<
-        runtime::Reply<OrganizationPolicyUpdate>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    OrganizationPolicyUpdatePath,
-                    runtime::NoParameters,
-                    _,
-                >(&ORGANIZATION_POLICY_UPDATE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::OrganizationRolePolicy>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::organization_policy_update(
-                        handlers,
-                        path.organization_name,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&ORGANIZATION_POLICY_UPDATE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<OrganizationPolicyUpdate>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        OrganizationPolicyUpdatePath,
+                        runtime::NoParameters,
+                        _,
+                    >(&ORGANIZATION_POLICY_UPDATE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::OrganizationRolePolicy>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::organization_policy_update(
+                            handlers,
+                            path.organization_name,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&ORGANIZATION_POLICY_UPDATE, reply),
+            )
+        }
     }
-    async fn project_list(
+    #[allow(clippy::manual_async_fn)]
+    fn project_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ProjectList>,
-    ) -> ::std::result::Result<runtime::Reply<ProjectList>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    ProjectListPath,
-                    ProjectListParams,
-                    _,
-                >(&PROJECT_LIST, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::project_list(
-                        handlers,
-                        path.organization_name,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&PROJECT_LIST, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ProjectList>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        ProjectListPath,
+                        ProjectListParams,
+                        _,
+                    >(&PROJECT_LIST, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::project_list(
+                            handlers,
+                            path.organization_name,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&PROJECT_LIST, reply))
+        }
     }
-    async fn project_create(
+    #[allow(clippy::manual_async_fn)]
+    fn project_create(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ProjectCreate>,
         body: runtime::RequestBody<ProjectCreate>,
-    ) -> ::std::result::Result<runtime::Reply<ProjectCreate>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    ProjectCreatePath,
-                    runtime::NoParameters,
-                    _,
-                >(&PROJECT_CREATE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::ProjectCreate>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::project_create(
-                        handlers,
-                        path.organization_name,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&PROJECT_CREATE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ProjectCreate>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        ProjectCreatePath,
+                        runtime::NoParameters,
+                        _,
+                    >(&PROJECT_CREATE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::ProjectCreate>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::project_create(
+                            handlers,
+                            path.organization_name,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&PROJECT_CREATE, reply))
+        }
     }
-    async fn project_view(
+    #[allow(clippy::manual_async_fn)]
+    fn project_view(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ProjectView>,
-    ) -> ::std::result::Result<runtime::Reply<ProjectView>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    ProjectViewPath,
-                    runtime::NoParameters,
-                    _,
-                >(&PROJECT_VIEW, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::project_view(
-                        handlers,
-                        path.organization_name,
-                        path.project_name,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&PROJECT_VIEW, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ProjectView>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        ProjectViewPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&PROJECT_VIEW, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::project_view(
+                            handlers,
+                            path.organization_name,
+                            path.project_name,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&PROJECT_VIEW, reply))
+        }
     }
-    async fn project_update(
+    #[allow(clippy::manual_async_fn)]
+    fn project_update(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ProjectUpdate>,
         body: runtime::RequestBody<ProjectUpdate>,
-    ) -> ::std::result::Result<runtime::Reply<ProjectUpdate>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    ProjectUpdatePath,
-                    runtime::NoParameters,
-                    _,
-                >(&PROJECT_UPDATE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::ProjectUpdate>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::project_update(
-                        handlers,
-                        path.organization_name,
-                        path.project_name,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&PROJECT_UPDATE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ProjectUpdate>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        ProjectUpdatePath,
+                        runtime::NoParameters,
+                        _,
+                    >(&PROJECT_UPDATE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::ProjectUpdate>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::project_update(
+                            handlers,
+                            path.organization_name,
+                            path.project_name,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&PROJECT_UPDATE, reply))
+        }
     }
-    async fn project_delete(
+    #[allow(clippy::manual_async_fn)]
+    fn project_delete(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ProjectDelete>,
-    ) -> ::std::result::Result<runtime::Reply<ProjectDelete>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    ProjectDeletePath,
-                    runtime::NoParameters,
-                    _,
-                >(&PROJECT_DELETE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::project_delete(
-                        handlers,
-                        path.organization_name,
-                        path.project_name,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&PROJECT_DELETE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ProjectDelete>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        ProjectDeletePath,
+                        runtime::NoParameters,
+                        _,
+                    >(&PROJECT_DELETE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::project_delete(
+                            handlers,
+                            path.organization_name,
+                            path.project_name,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&PROJECT_DELETE, reply))
+        }
     }
-    async fn disk_list(
+    #[allow(clippy::manual_async_fn)]
+    fn disk_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<DiskList>,
-    ) -> ::std::result::Result<runtime::Reply<DiskList>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    DiskListPath,
-                    DiskListParams,
-                    _,
-                >(&DISK_LIST, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::disk_list(
-                        handlers,
-                        path.organization_name,
-                        path.project_name,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&DISK_LIST, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<runtime::Reply<DiskList>, runtime::ProblemDetails>,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        DiskListPath,
+                        DiskListParams,
+                        _,
+                    >(&DISK_LIST, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::disk_list(
+                            handlers,
+                            path.organization_name,
+                            path.project_name,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&DISK_LIST, reply))
+        }
     }
-    async fn disk_create(
+    #[allow(clippy::manual_async_fn)]
+    fn disk_create(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<DiskCreate>,
         body: runtime::RequestBody<DiskCreate>,
-    ) -> ::std::result::Result<runtime::Reply<DiskCreate>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    DiskCreatePath,
-                    runtime::NoParameters,
-                    _,
-                >(&DISK_CREATE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::DiskCreate>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::disk_create(
-                        handlers,
-                        path.organization_name,
-                        path.project_name,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&DISK_CREATE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<DiskCreate>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        DiskCreatePath,
+                        runtime::NoParameters,
+                        _,
+                    >(&DISK_CREATE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::DiskCreate>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::disk_create(
+                            handlers,
+                            path.organization_name,
+                            path.project_name,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&DISK_CREATE, reply))
+        }
     }
-    async fn disk_view(
+    #[allow(clippy::manual_async_fn)]
+    fn disk_view(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<DiskView>,
-    ) -> ::std::result::Result<runtime::Reply<DiskView>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    DiskViewPath,
-                    runtime::NoParameters,
-                    _,
-                >(&DISK_VIEW, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::disk_view(
-                        handlers,
-                        path.disk_name,
-                        path.organization_name,
-                        path.project_name,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&DISK_VIEW, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<runtime::Reply<DiskView>, runtime::ProblemDetails>,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        DiskViewPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&DISK_VIEW, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::disk_view(
+                            handlers,
+                            path.disk_name,
+                            path.organization_name,
+                            path.project_name,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&DISK_VIEW, reply))
+        }
     }
-    async fn disk_delete(
+    #[allow(clippy::manual_async_fn)]
+    fn disk_delete(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<DiskDelete>,
-    ) -> ::std::result::Result<runtime::Reply<DiskDelete>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    DiskDeletePath,
-                    runtime::NoParameters,
-                    _,
-                >(&DISK_DELETE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::disk_delete(
-                        handlers,
-                        path.disk_name,
-                        path.organization_name,
-                        path.project_name,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&DISK_DELETE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<DiskDelete>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        DiskDeletePath,
+                        runtime::NoParameters,
+                        _,
+                    >(&DISK_DELETE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::disk_delete(
+                            handlers,
+                            path.disk_name,
+                            path.organization_name,
+                            path.project_name,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&DISK_DELETE, reply))
+        }
     }
-    async fn disk_metrics_list(
+    #[allow(clippy::manual_async_fn)]
+    fn disk_metrics_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<DiskMetricsList>,
-    ) -> ::std::result::Result<
-        runtime::Reply<DiskMetricsList>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    DiskMetricsListPath,
-                    DiskMetricsListParams,
-                    _,
-                >(&DISK_METRICS_LIST, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::disk_metrics_list(
-                        handlers,
-                        path.disk_name,
-                        path.metric_name,
-                        path.organization_name,
-                        path.project_name,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&DISK_METRICS_LIST, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<DiskMetricsList>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        DiskMetricsListPath,
+                        DiskMetricsListParams,
+                        _,
+                    >(&DISK_METRICS_LIST, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::disk_metrics_list(
+                            handlers,
+                            path.disk_name,
+                            path.metric_name,
+                            path.organization_name,
+                            path.project_name,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&DISK_METRICS_LIST, reply))
+        }
     }
-    async fn image_list(
+    #[allow(clippy::manual_async_fn)]
+    fn image_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ImageList>,
-    ) -> ::std::result::Result<runtime::Reply<ImageList>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    ImageListPath,
-                    ImageListParams,
-                    _,
-                >(&IMAGE_LIST, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::image_list(
-                        handlers,
-                        path.organization_name,
-                        path.project_name,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&IMAGE_LIST, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ImageList>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        ImageListPath,
+                        ImageListParams,
+                        _,
+                    >(&IMAGE_LIST, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::image_list(
+                            handlers,
+                            path.organization_name,
+                            path.project_name,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&IMAGE_LIST, reply))
+        }
     }
-    async fn image_create(
+    #[allow(clippy::manual_async_fn)]
+    fn image_create(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ImageCreate>,
         body: runtime::RequestBody<ImageCreate>,
-    ) -> ::std::result::Result<runtime::Reply<ImageCreate>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    ImageCreatePath,
-                    runtime::NoParameters,
-                    _,
-                >(&IMAGE_CREATE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::ImageCreate>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::image_create(
-                        handlers,
-                        path.organization_name,
-                        path.project_name,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&IMAGE_CREATE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ImageCreate>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        ImageCreatePath,
+                        runtime::NoParameters,
+                        _,
+                    >(&IMAGE_CREATE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::ImageCreate>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::image_create(
+                            handlers,
+                            path.organization_name,
+                            path.project_name,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&IMAGE_CREATE, reply))
+        }
     }
-    async fn image_view(
+    #[allow(clippy::manual_async_fn)]
+    fn image_view(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ImageView>,
-    ) -> ::std::result::Result<runtime::Reply<ImageView>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    ImageViewPath,
-                    runtime::NoParameters,
-                    _,
-                >(&IMAGE_VIEW, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::image_view(
-                        handlers,
-                        path.image_name,
-                        path.organization_name,
-                        path.project_name,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&IMAGE_VIEW, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ImageView>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        ImageViewPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&IMAGE_VIEW, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::image_view(
+                            handlers,
+                            path.image_name,
+                            path.organization_name,
+                            path.project_name,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&IMAGE_VIEW, reply))
+        }
     }
-    async fn image_delete(
+    #[allow(clippy::manual_async_fn)]
+    fn image_delete(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ImageDelete>,
-    ) -> ::std::result::Result<runtime::Reply<ImageDelete>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    ImageDeletePath,
-                    runtime::NoParameters,
-                    _,
-                >(&IMAGE_DELETE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::image_delete(
-                        handlers,
-                        path.image_name,
-                        path.organization_name,
-                        path.project_name,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&IMAGE_DELETE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ImageDelete>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        ImageDeletePath,
+                        runtime::NoParameters,
+                        _,
+                    >(&IMAGE_DELETE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::image_delete(
+                            handlers,
+                            path.image_name,
+                            path.organization_name,
+                            path.project_name,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&IMAGE_DELETE, reply))
+        }
     }
-    async fn instance_list(
+    #[allow(clippy::manual_async_fn)]
+    fn instance_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<InstanceList>,
-    ) -> ::std::result::Result<runtime::Reply<InstanceList>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    InstanceListPath,
-                    InstanceListParams,
-                    _,
-                >(&INSTANCE_LIST, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::instance_list(
-                        handlers,
-                        path.organization_name,
-                        path.project_name,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&INSTANCE_LIST, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<InstanceList>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        InstanceListPath,
+                        InstanceListParams,
+                        _,
+                    >(&INSTANCE_LIST, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::instance_list(
+                            handlers,
+                            path.organization_name,
+                            path.project_name,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&INSTANCE_LIST, reply))
+        }
     }
-    async fn instance_create(
+    #[allow(clippy::manual_async_fn)]
+    fn instance_create(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<InstanceCreate>,
         body: runtime::RequestBody<InstanceCreate>,
-    ) -> ::std::result::Result<runtime::Reply<InstanceCreate>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    InstanceCreatePath,
-                    runtime::NoParameters,
-                    _,
-                >(&INSTANCE_CREATE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::InstanceCreate>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::instance_create(
-                        handlers,
-                        path.organization_name,
-                        path.project_name,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&INSTANCE_CREATE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<InstanceCreate>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        InstanceCreatePath,
+                        runtime::NoParameters,
+                        _,
+                    >(&INSTANCE_CREATE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::InstanceCreate>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::instance_create(
+                            handlers,
+                            path.organization_name,
+                            path.project_name,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&INSTANCE_CREATE, reply))
+        }
     }
-    async fn instance_view(
+    #[allow(clippy::manual_async_fn)]
+    fn instance_view(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<InstanceView>,
-    ) -> ::std::result::Result<runtime::Reply<InstanceView>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    InstanceViewPath,
-                    runtime::NoParameters,
-                    _,
-                >(&INSTANCE_VIEW, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::instance_view(
-                        handlers,
-                        path.instance_name,
-                        path.organization_name,
-                        path.project_name,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&INSTANCE_VIEW, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<InstanceView>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        InstanceViewPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&INSTANCE_VIEW, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::instance_view(
+                            handlers,
+                            path.instance_name,
+                            path.organization_name,
+                            path.project_name,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&INSTANCE_VIEW, reply))
+        }
     }
-    async fn instance_delete(
+    #[allow(clippy::manual_async_fn)]
+    fn instance_delete(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<InstanceDelete>,
-    ) -> ::std::result::Result<runtime::Reply<InstanceDelete>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    InstanceDeletePath,
-                    runtime::NoParameters,
-                    _,
-                >(&INSTANCE_DELETE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::instance_delete(
-                        handlers,
-                        path.instance_name,
-                        path.organization_name,
-                        path.project_name,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&INSTANCE_DELETE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<InstanceDelete>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        InstanceDeletePath,
+                        runtime::NoParameters,
+                        _,
+                    >(&INSTANCE_DELETE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::instance_delete(
+                            handlers,
+                            path.instance_name,
+                            path.organization_name,
+                            path.project_name,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&INSTANCE_DELETE, reply))
+        }
     }
-    async fn instance_disk_list(
+    #[allow(clippy::manual_async_fn)]
+    fn instance_disk_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<InstanceDiskList>,
-    ) -> ::std::result::Result<
-        runtime::Reply<InstanceDiskList>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    InstanceDiskListPath,
-                    InstanceDiskListParams,
-                    _,
-                >(&INSTANCE_DISK_LIST, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::instance_disk_list(
-                        handlers,
-                        path.instance_name,
-                        path.organization_name,
-                        path.project_name,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&INSTANCE_DISK_LIST, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<InstanceDiskList>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        InstanceDiskListPath,
+                        InstanceDiskListParams,
+                        _,
+                    >(&INSTANCE_DISK_LIST, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::instance_disk_list(
+                            handlers,
+                            path.instance_name,
+                            path.organization_name,
+                            path.project_name,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&INSTANCE_DISK_LIST, reply))
+        }
     }
-    async fn instance_disk_attach(
+    #[allow(clippy::manual_async_fn)]
+    fn instance_disk_attach(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<InstanceDiskAttach>,
         body: runtime::RequestBody<InstanceDiskAttach>,
-    ) -> ::std::result::Result<
-        runtime::Reply<InstanceDiskAttach>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    InstanceDiskAttachPath,
-                    runtime::NoParameters,
-                    _,
-                >(&INSTANCE_DISK_ATTACH, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::DiskIdentifier>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::instance_disk_attach(
-                        handlers,
-                        path.instance_name,
-                        path.organization_name,
-                        path.project_name,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&INSTANCE_DISK_ATTACH, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<InstanceDiskAttach>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        InstanceDiskAttachPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&INSTANCE_DISK_ATTACH, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::DiskIdentifier>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::instance_disk_attach(
+                            handlers,
+                            path.instance_name,
+                            path.organization_name,
+                            path.project_name,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&INSTANCE_DISK_ATTACH, reply))
+        }
     }
-    async fn instance_disk_detach(
+    #[allow(clippy::manual_async_fn)]
+    fn instance_disk_detach(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<InstanceDiskDetach>,
         body: runtime::RequestBody<InstanceDiskDetach>,
-    ) -> ::std::result::Result<
-        runtime::Reply<InstanceDiskDetach>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    InstanceDiskDetachPath,
-                    runtime::NoParameters,
-                    _,
-                >(&INSTANCE_DISK_DETACH, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::DiskIdentifier>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::instance_disk_detach(
-                        handlers,
-                        path.instance_name,
-                        path.organization_name,
-                        path.project_name,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&INSTANCE_DISK_DETACH, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<InstanceDiskDetach>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        InstanceDiskDetachPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&INSTANCE_DISK_DETACH, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::DiskIdentifier>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::instance_disk_detach(
+                            handlers,
+                            path.instance_name,
+                            path.organization_name,
+                            path.project_name,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&INSTANCE_DISK_DETACH, reply))
+        }
     }
-    async fn instance_external_ip_list(
+    #[allow(clippy::manual_async_fn)]
+    fn instance_external_ip_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<InstanceExternalIpList>,
-    ) -> ::std::result::Result<
-        runtime::Reply<InstanceExternalIpList>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    InstanceExternalIpListPath,
-                    runtime::NoParameters,
-                    _,
-                >(&INSTANCE_EXTERNAL_IP_LIST, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::instance_external_ip_list(
-                        handlers,
-                        path.instance_name,
-                        path.organization_name,
-                        path.project_name,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&INSTANCE_EXTERNAL_IP_LIST, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<InstanceExternalIpList>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        InstanceExternalIpListPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&INSTANCE_EXTERNAL_IP_LIST, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::instance_external_ip_list(
+                            handlers,
+                            path.instance_name,
+                            path.organization_name,
+                            path.project_name,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&INSTANCE_EXTERNAL_IP_LIST, reply),
+            )
+        }
     }
-    async fn instance_migrate(
+    #[allow(clippy::manual_async_fn)]
+    fn instance_migrate(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<InstanceMigrate>,
         body: runtime::RequestBody<InstanceMigrate>,
-    ) -> ::std::result::Result<
-        runtime::Reply<InstanceMigrate>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    InstanceMigratePath,
-                    runtime::NoParameters,
-                    _,
-                >(&INSTANCE_MIGRATE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::InstanceMigrate>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::instance_migrate(
-                        handlers,
-                        path.instance_name,
-                        path.organization_name,
-                        path.project_name,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&INSTANCE_MIGRATE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<InstanceMigrate>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        InstanceMigratePath,
+                        runtime::NoParameters,
+                        _,
+                    >(&INSTANCE_MIGRATE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::InstanceMigrate>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::instance_migrate(
+                            handlers,
+                            path.instance_name,
+                            path.organization_name,
+                            path.project_name,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&INSTANCE_MIGRATE, reply))
+        }
     }
-    async fn instance_network_interface_list(
+    #[allow(clippy::manual_async_fn)]
+    fn instance_network_interface_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<InstanceNetworkInterfaceList>,
-    ) -> ::std::result::Result<
-        runtime::Reply<InstanceNetworkInterfaceList>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    InstanceNetworkInterfaceListPath,
-                    InstanceNetworkInterfaceListParams,
-                    _,
-                >(&INSTANCE_NETWORK_INTERFACE_LIST, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::instance_network_interface_list(
-                        handlers,
-                        path.instance_name,
-                        path.organization_name,
-                        path.project_name,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&INSTANCE_NETWORK_INTERFACE_LIST, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<InstanceNetworkInterfaceList>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        InstanceNetworkInterfaceListPath,
+                        InstanceNetworkInterfaceListParams,
+                        _,
+                    >(&INSTANCE_NETWORK_INTERFACE_LIST, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::instance_network_interface_list(
+                            handlers,
+                            path.instance_name,
+                            path.organization_name,
+                            path.project_name,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&INSTANCE_NETWORK_INTERFACE_LIST, reply),
+            )
+        }
     }
-    async fn instance_network_interface_create(
+    #[allow(clippy::manual_async_fn)]
+    fn instance_network_interface_create(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<InstanceNetworkInterfaceCreate>,
         body: runtime::RequestBody<InstanceNetworkInterfaceCreate>,
-    ) -> ::std::result::Result<
-        runtime::Reply<InstanceNetworkInterfaceCreate>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    InstanceNetworkInterfaceCreatePath,
-                    runtime::NoParameters,
-                    _,
-                >(&INSTANCE_NETWORK_INTERFACE_CREATE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::NetworkInterfaceCreate>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::instance_network_interface_create(
-                        handlers,
-                        path.instance_name,
-                        path.organization_name,
-                        path.project_name,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&INSTANCE_NETWORK_INTERFACE_CREATE, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<InstanceNetworkInterfaceCreate>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        InstanceNetworkInterfaceCreatePath,
+                        runtime::NoParameters,
+                        _,
+                    >(&INSTANCE_NETWORK_INTERFACE_CREATE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::NetworkInterfaceCreate>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::instance_network_interface_create(
+                            handlers,
+                            path.instance_name,
+                            path.organization_name,
+                            path.project_name,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&INSTANCE_NETWORK_INTERFACE_CREATE, reply),
+            )
+        }
     }
-    async fn instance_network_interface_view(
+    #[allow(clippy::manual_async_fn)]
+    fn instance_network_interface_view(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<InstanceNetworkInterfaceView>,
-    ) -> ::std::result::Result<
-        runtime::Reply<InstanceNetworkInterfaceView>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    InstanceNetworkInterfaceViewPath,
-                    runtime::NoParameters,
-                    _,
-                >(&INSTANCE_NETWORK_INTERFACE_VIEW, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::instance_network_interface_view(
-                        handlers,
-                        path.instance_name,
-                        path.interface_name,
-                        path.organization_name,
-                        path.project_name,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&INSTANCE_NETWORK_INTERFACE_VIEW, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<InstanceNetworkInterfaceView>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        InstanceNetworkInterfaceViewPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&INSTANCE_NETWORK_INTERFACE_VIEW, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::instance_network_interface_view(
+                            handlers,
+                            path.instance_name,
+                            path.interface_name,
+                            path.organization_name,
+                            path.project_name,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&INSTANCE_NETWORK_INTERFACE_VIEW, reply),
+            )
+        }
     }
-    async fn instance_network_interface_update(
+    #[allow(clippy::manual_async_fn)]
+    fn instance_network_interface_update(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<InstanceNetworkInterfaceUpdate>,
         body: runtime::RequestBody<InstanceNetworkInterfaceUpdate>,
-    ) -> ::std::result::Result<
-        runtime::Reply<InstanceNetworkInterfaceUpdate>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    InstanceNetworkInterfaceUpdatePath,
-                    runtime::NoParameters,
-                    _,
-                >(&INSTANCE_NETWORK_INTERFACE_UPDATE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::NetworkInterfaceUpdate>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::instance_network_interface_update(
-                        handlers,
-                        path.instance_name,
-                        path.interface_name,
-                        path.organization_name,
-                        path.project_name,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&INSTANCE_NETWORK_INTERFACE_UPDATE, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<InstanceNetworkInterfaceUpdate>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        InstanceNetworkInterfaceUpdatePath,
+                        runtime::NoParameters,
+                        _,
+                    >(&INSTANCE_NETWORK_INTERFACE_UPDATE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::NetworkInterfaceUpdate>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::instance_network_interface_update(
+                            handlers,
+                            path.instance_name,
+                            path.interface_name,
+                            path.organization_name,
+                            path.project_name,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&INSTANCE_NETWORK_INTERFACE_UPDATE, reply),
+            )
+        }
     }
-    async fn instance_network_interface_delete(
+    #[allow(clippy::manual_async_fn)]
+    fn instance_network_interface_delete(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<InstanceNetworkInterfaceDelete>,
-    ) -> ::std::result::Result<
-        runtime::Reply<InstanceNetworkInterfaceDelete>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    InstanceNetworkInterfaceDeletePath,
-                    runtime::NoParameters,
-                    _,
-                >(&INSTANCE_NETWORK_INTERFACE_DELETE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::instance_network_interface_delete(
-                        handlers,
-                        path.instance_name,
-                        path.interface_name,
-                        path.organization_name,
-                        path.project_name,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&INSTANCE_NETWORK_INTERFACE_DELETE, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<InstanceNetworkInterfaceDelete>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        InstanceNetworkInterfaceDeletePath,
+                        runtime::NoParameters,
+                        _,
+                    >(&INSTANCE_NETWORK_INTERFACE_DELETE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::instance_network_interface_delete(
+                            handlers,
+                            path.instance_name,
+                            path.interface_name,
+                            path.organization_name,
+                            path.project_name,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&INSTANCE_NETWORK_INTERFACE_DELETE, reply),
+            )
+        }
     }
-    async fn instance_reboot(
+    #[allow(clippy::manual_async_fn)]
+    fn instance_reboot(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<InstanceReboot>,
-    ) -> ::std::result::Result<runtime::Reply<InstanceReboot>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    InstanceRebootPath,
-                    runtime::NoParameters,
-                    _,
-                >(&INSTANCE_REBOOT, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::instance_reboot(
-                        handlers,
-                        path.instance_name,
-                        path.organization_name,
-                        path.project_name,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&INSTANCE_REBOOT, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<InstanceReboot>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        InstanceRebootPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&INSTANCE_REBOOT, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::instance_reboot(
+                            handlers,
+                            path.instance_name,
+                            path.organization_name,
+                            path.project_name,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&INSTANCE_REBOOT, reply))
+        }
     }
-    async fn instance_serial_console(
+    #[allow(clippy::manual_async_fn)]
+    fn instance_serial_console(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<InstanceSerialConsole>,
-    ) -> ::std::result::Result<
-        runtime::Reply<InstanceSerialConsole>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    InstanceSerialConsolePath,
-                    InstanceSerialConsoleParams,
-                    _,
-                >(&INSTANCE_SERIAL_CONSOLE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::instance_serial_console(
-                        handlers,
-                        path.instance_name,
-                        path.organization_name,
-                        path.project_name,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&INSTANCE_SERIAL_CONSOLE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<InstanceSerialConsole>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        InstanceSerialConsolePath,
+                        InstanceSerialConsoleParams,
+                        _,
+                    >(&INSTANCE_SERIAL_CONSOLE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::instance_serial_console(
+                            handlers,
+                            path.instance_name,
+                            path.organization_name,
+                            path.project_name,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&INSTANCE_SERIAL_CONSOLE, reply))
+        }
     }
-    async fn instance_serial_console_stream(
+    #[allow(clippy::manual_async_fn)]
+    fn instance_serial_console_stream(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<InstanceSerialConsoleStream>,
-    ) -> ::std::result::Result<
-        runtime::Reply<InstanceSerialConsoleStream>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    InstanceSerialConsoleStreamPath,
-                    runtime::NoParameters,
-                    _,
-                >(&INSTANCE_SERIAL_CONSOLE_STREAM, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::instance_serial_console_stream(
-                        handlers,
-                        path.instance_name,
-                        path.organization_name,
-                        path.project_name,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&INSTANCE_SERIAL_CONSOLE_STREAM, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<InstanceSerialConsoleStream>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        InstanceSerialConsoleStreamPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&INSTANCE_SERIAL_CONSOLE_STREAM, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::instance_serial_console_stream(
+                            handlers,
+                            path.instance_name,
+                            path.organization_name,
+                            path.project_name,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&INSTANCE_SERIAL_CONSOLE_STREAM, reply),
+            )
+        }
     }
-    async fn instance_serial_console_stream_v2(
+    #[allow(clippy::manual_async_fn)]
+    fn instance_serial_console_stream_v2(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<InstanceSerialConsoleStreamV2>,
         handshake: runtime::Handshake,
-    ) -> ::std::result::Result<
-        runtime::Reply<InstanceSerialConsoleStreamV2>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    InstanceSerialConsoleStreamV2Path,
-                    runtime::NoParameters,
-                    _,
-                >(&INSTANCE_SERIAL_CONSOLE_STREAM_V2, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let upgrade = match handshake.upgrade() {
-                    ::std::result::Result::Ok(upgrade) => upgrade,
-                    ::std::result::Result::Err((status, problem)) => {
-                        return runtime::Reply::problem(status, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::instance_serial_console_stream_v2(
-                        handlers,
-                        path.instance_name,
-                        path.organization_name,
-                        path.project_name,
-                        upgrade,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&INSTANCE_SERIAL_CONSOLE_STREAM_V2, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<InstanceSerialConsoleStreamV2>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        InstanceSerialConsoleStreamV2Path,
+                        runtime::NoParameters,
+                        _,
+                    >(&INSTANCE_SERIAL_CONSOLE_STREAM_V2, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let upgrade = match handshake.upgrade() {
+                        ::std::result::Result::Ok(upgrade) => upgrade,
+                        ::std::result::Result::Err((status, problem)) => {
+                            return runtime::Reply::problem(status, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::instance_serial_console_stream_v2(
+                            handlers,
+                            path.instance_name,
+                            path.organization_name,
+                            path.project_name,
+                            upgrade,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&INSTANCE_SERIAL_CONSOLE_STREAM_V2, reply),
+            )
+        }
     }
-    async fn instance_start(
+    #[allow(clippy::manual_async_fn)]
+    fn instance_start(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<InstanceStart>,
-    ) -> ::std::result::Result<runtime::Reply<InstanceStart>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    InstanceStartPath,
-                    runtime::NoParameters,
-                    _,
-                >(&INSTANCE_START, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::instance_start(
-                        handlers,
-                        path.instance_name,
-                        path.organization_name,
-                        path.project_name,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&INSTANCE_START, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<InstanceStart>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        InstanceStartPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&INSTANCE_START, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::instance_start(
+                            handlers,
+                            path.instance_name,
+                            path.organization_name,
+                            path.project_name,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&INSTANCE_START, reply))
+        }
     }
-    async fn instance_stop(
+    #[allow(clippy::manual_async_fn)]
+    fn instance_stop(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<InstanceStop>,
-    ) -> ::std::result::Result<runtime::Reply<InstanceStop>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    InstanceStopPath,
-                    runtime::NoParameters,
-                    _,
-                >(&INSTANCE_STOP, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::instance_stop(
-                        handlers,
-                        path.instance_name,
-                        path.organization_name,
-                        path.project_name,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&INSTANCE_STOP, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<InstanceStop>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        InstanceStopPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&INSTANCE_STOP, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::instance_stop(
+                            handlers,
+                            path.instance_name,
+                            path.organization_name,
+                            path.project_name,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&INSTANCE_STOP, reply))
+        }
     }
-    async fn project_policy_view(
+    #[allow(clippy::manual_async_fn)]
+    fn project_policy_view(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ProjectPolicyView>,
-    ) -> ::std::result::Result<
-        runtime::Reply<ProjectPolicyView>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    ProjectPolicyViewPath,
-                    runtime::NoParameters,
-                    _,
-                >(&PROJECT_POLICY_VIEW, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::project_policy_view(
-                        handlers,
-                        path.organization_name,
-                        path.project_name,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&PROJECT_POLICY_VIEW, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ProjectPolicyView>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        ProjectPolicyViewPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&PROJECT_POLICY_VIEW, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::project_policy_view(
+                            handlers,
+                            path.organization_name,
+                            path.project_name,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&PROJECT_POLICY_VIEW, reply))
+        }
     }
-    async fn project_policy_update(
+    #[allow(clippy::manual_async_fn)]
+    fn project_policy_update(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ProjectPolicyUpdate>,
         body: runtime::RequestBody<ProjectPolicyUpdate>,
-    ) -> ::std::result::Result<
-        runtime::Reply<ProjectPolicyUpdate>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    ProjectPolicyUpdatePath,
-                    runtime::NoParameters,
-                    _,
-                >(&PROJECT_POLICY_UPDATE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::ProjectRolePolicy>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::project_policy_update(
-                        handlers,
-                        path.organization_name,
-                        path.project_name,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&PROJECT_POLICY_UPDATE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ProjectPolicyUpdate>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        ProjectPolicyUpdatePath,
+                        runtime::NoParameters,
+                        _,
+                    >(&PROJECT_POLICY_UPDATE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::ProjectRolePolicy>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::project_policy_update(
+                            handlers,
+                            path.organization_name,
+                            path.project_name,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&PROJECT_POLICY_UPDATE, reply))
+        }
     }
-    async fn snapshot_list(
+    #[allow(clippy::manual_async_fn)]
+    fn snapshot_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SnapshotList>,
-    ) -> ::std::result::Result<runtime::Reply<SnapshotList>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    SnapshotListPath,
-                    SnapshotListParams,
-                    _,
-                >(&SNAPSHOT_LIST, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::snapshot_list(
-                        handlers,
-                        path.organization_name,
-                        path.project_name,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&SNAPSHOT_LIST, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SnapshotList>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        SnapshotListPath,
+                        SnapshotListParams,
+                        _,
+                    >(&SNAPSHOT_LIST, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::snapshot_list(
+                            handlers,
+                            path.organization_name,
+                            path.project_name,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&SNAPSHOT_LIST, reply))
+        }
     }
-    async fn snapshot_create(
+    #[allow(clippy::manual_async_fn)]
+    fn snapshot_create(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SnapshotCreate>,
         body: runtime::RequestBody<SnapshotCreate>,
-    ) -> ::std::result::Result<runtime::Reply<SnapshotCreate>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    SnapshotCreatePath,
-                    runtime::NoParameters,
-                    _,
-                >(&SNAPSHOT_CREATE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::SnapshotCreate>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::snapshot_create(
-                        handlers,
-                        path.organization_name,
-                        path.project_name,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&SNAPSHOT_CREATE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SnapshotCreate>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        SnapshotCreatePath,
+                        runtime::NoParameters,
+                        _,
+                    >(&SNAPSHOT_CREATE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::SnapshotCreate>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::snapshot_create(
+                            handlers,
+                            path.organization_name,
+                            path.project_name,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&SNAPSHOT_CREATE, reply))
+        }
     }
-    async fn snapshot_view(
+    #[allow(clippy::manual_async_fn)]
+    fn snapshot_view(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SnapshotView>,
-    ) -> ::std::result::Result<runtime::Reply<SnapshotView>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    SnapshotViewPath,
-                    runtime::NoParameters,
-                    _,
-                >(&SNAPSHOT_VIEW, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::snapshot_view(
-                        handlers,
-                        path.organization_name,
-                        path.project_name,
-                        path.snapshot_name,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&SNAPSHOT_VIEW, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SnapshotView>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        SnapshotViewPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&SNAPSHOT_VIEW, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::snapshot_view(
+                            handlers,
+                            path.organization_name,
+                            path.project_name,
+                            path.snapshot_name,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&SNAPSHOT_VIEW, reply))
+        }
     }
-    async fn snapshot_delete(
+    #[allow(clippy::manual_async_fn)]
+    fn snapshot_delete(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SnapshotDelete>,
-    ) -> ::std::result::Result<runtime::Reply<SnapshotDelete>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    SnapshotDeletePath,
-                    runtime::NoParameters,
-                    _,
-                >(&SNAPSHOT_DELETE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::snapshot_delete(
-                        handlers,
-                        path.organization_name,
-                        path.project_name,
-                        path.snapshot_name,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&SNAPSHOT_DELETE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SnapshotDelete>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        SnapshotDeletePath,
+                        runtime::NoParameters,
+                        _,
+                    >(&SNAPSHOT_DELETE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::snapshot_delete(
+                            handlers,
+                            path.organization_name,
+                            path.project_name,
+                            path.snapshot_name,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&SNAPSHOT_DELETE, reply))
+        }
     }
-    async fn vpc_list(
+    #[allow(clippy::manual_async_fn)]
+    fn vpc_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<VpcList>,
-    ) -> ::std::result::Result<runtime::Reply<VpcList>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    VpcListPath,
-                    VpcListParams,
-                    _,
-                >(&VPC_LIST, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::vpc_list(
-                        handlers,
-                        path.organization_name,
-                        path.project_name,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&VPC_LIST, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<runtime::Reply<VpcList>, runtime::ProblemDetails>,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        VpcListPath,
+                        VpcListParams,
+                        _,
+                    >(&VPC_LIST, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::vpc_list(
+                            handlers,
+                            path.organization_name,
+                            path.project_name,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&VPC_LIST, reply))
+        }
     }
-    async fn vpc_create(
+    #[allow(clippy::manual_async_fn)]
+    fn vpc_create(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<VpcCreate>,
         body: runtime::RequestBody<VpcCreate>,
-    ) -> ::std::result::Result<runtime::Reply<VpcCreate>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    VpcCreatePath,
-                    runtime::NoParameters,
-                    _,
-                >(&VPC_CREATE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::VpcCreate>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::vpc_create(
-                        handlers,
-                        path.organization_name,
-                        path.project_name,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&VPC_CREATE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<VpcCreate>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        VpcCreatePath,
+                        runtime::NoParameters,
+                        _,
+                    >(&VPC_CREATE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::VpcCreate>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::vpc_create(
+                            handlers,
+                            path.organization_name,
+                            path.project_name,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&VPC_CREATE, reply))
+        }
     }
-    async fn vpc_view(
+    #[allow(clippy::manual_async_fn)]
+    fn vpc_view(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<VpcView>,
-    ) -> ::std::result::Result<runtime::Reply<VpcView>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    VpcViewPath,
-                    runtime::NoParameters,
-                    _,
-                >(&VPC_VIEW, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::vpc_view(
-                        handlers,
-                        path.organization_name,
-                        path.project_name,
-                        path.vpc_name,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&VPC_VIEW, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<runtime::Reply<VpcView>, runtime::ProblemDetails>,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        VpcViewPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&VPC_VIEW, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::vpc_view(
+                            handlers,
+                            path.organization_name,
+                            path.project_name,
+                            path.vpc_name,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&VPC_VIEW, reply))
+        }
     }
-    async fn vpc_update(
+    #[allow(clippy::manual_async_fn)]
+    fn vpc_update(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<VpcUpdate>,
         body: runtime::RequestBody<VpcUpdate>,
-    ) -> ::std::result::Result<runtime::Reply<VpcUpdate>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    VpcUpdatePath,
-                    runtime::NoParameters,
-                    _,
-                >(&VPC_UPDATE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::VpcUpdate>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::vpc_update(
-                        handlers,
-                        path.organization_name,
-                        path.project_name,
-                        path.vpc_name,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&VPC_UPDATE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<VpcUpdate>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        VpcUpdatePath,
+                        runtime::NoParameters,
+                        _,
+                    >(&VPC_UPDATE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::VpcUpdate>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::vpc_update(
+                            handlers,
+                            path.organization_name,
+                            path.project_name,
+                            path.vpc_name,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&VPC_UPDATE, reply))
+        }
     }
-    async fn vpc_delete(
+    #[allow(clippy::manual_async_fn)]
+    fn vpc_delete(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<VpcDelete>,
-    ) -> ::std::result::Result<runtime::Reply<VpcDelete>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    VpcDeletePath,
-                    runtime::NoParameters,
-                    _,
-                >(&VPC_DELETE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::vpc_delete(
-                        handlers,
-                        path.organization_name,
-                        path.project_name,
-                        path.vpc_name,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&VPC_DELETE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<VpcDelete>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        VpcDeletePath,
+                        runtime::NoParameters,
+                        _,
+                    >(&VPC_DELETE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::vpc_delete(
+                            handlers,
+                            path.organization_name,
+                            path.project_name,
+                            path.vpc_name,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&VPC_DELETE, reply))
+        }
     }
-    async fn vpc_firewall_rules_view(
+    #[allow(clippy::manual_async_fn)]
+    fn vpc_firewall_rules_view(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<VpcFirewallRulesView>,
-    ) -> ::std::result::Result<
-        runtime::Reply<VpcFirewallRulesView>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    VpcFirewallRulesViewPath,
-                    runtime::NoParameters,
-                    _,
-                >(&VPC_FIREWALL_RULES_VIEW, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::vpc_firewall_rules_view(
-                        handlers,
-                        path.organization_name,
-                        path.project_name,
-                        path.vpc_name,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&VPC_FIREWALL_RULES_VIEW, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<VpcFirewallRulesView>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        VpcFirewallRulesViewPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&VPC_FIREWALL_RULES_VIEW, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::vpc_firewall_rules_view(
+                            handlers,
+                            path.organization_name,
+                            path.project_name,
+                            path.vpc_name,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&VPC_FIREWALL_RULES_VIEW, reply))
+        }
     }
-    async fn vpc_firewall_rules_update(
+    #[allow(clippy::manual_async_fn)]
+    fn vpc_firewall_rules_update(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<VpcFirewallRulesUpdate>,
         body: runtime::RequestBody<VpcFirewallRulesUpdate>,
-    ) -> ::std::result::Result<
-        runtime::Reply<VpcFirewallRulesUpdate>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    VpcFirewallRulesUpdatePath,
-                    runtime::NoParameters,
-                    _,
-                >(&VPC_FIREWALL_RULES_UPDATE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::VpcFirewallRuleUpdateParams>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::vpc_firewall_rules_update(
-                        handlers,
-                        path.organization_name,
-                        path.project_name,
-                        path.vpc_name,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&VPC_FIREWALL_RULES_UPDATE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<VpcFirewallRulesUpdate>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        VpcFirewallRulesUpdatePath,
+                        runtime::NoParameters,
+                        _,
+                    >(&VPC_FIREWALL_RULES_UPDATE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::VpcFirewallRuleUpdateParams>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::vpc_firewall_rules_update(
+                            handlers,
+                            path.organization_name,
+                            path.project_name,
+                            path.vpc_name,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&VPC_FIREWALL_RULES_UPDATE, reply),
+            )
+        }
     }
-    async fn vpc_router_list(
+    #[allow(clippy::manual_async_fn)]
+    fn vpc_router_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<VpcRouterList>,
-    ) -> ::std::result::Result<runtime::Reply<VpcRouterList>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    VpcRouterListPath,
-                    VpcRouterListParams,
-                    _,
-                >(&VPC_ROUTER_LIST, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::vpc_router_list(
-                        handlers,
-                        path.organization_name,
-                        path.project_name,
-                        path.vpc_name,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&VPC_ROUTER_LIST, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<VpcRouterList>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        VpcRouterListPath,
+                        VpcRouterListParams,
+                        _,
+                    >(&VPC_ROUTER_LIST, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::vpc_router_list(
+                            handlers,
+                            path.organization_name,
+                            path.project_name,
+                            path.vpc_name,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&VPC_ROUTER_LIST, reply))
+        }
     }
-    async fn vpc_router_create(
+    #[allow(clippy::manual_async_fn)]
+    fn vpc_router_create(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<VpcRouterCreate>,
         body: runtime::RequestBody<VpcRouterCreate>,
-    ) -> ::std::result::Result<
-        runtime::Reply<VpcRouterCreate>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    VpcRouterCreatePath,
-                    runtime::NoParameters,
-                    _,
-                >(&VPC_ROUTER_CREATE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::VpcRouterCreate>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::vpc_router_create(
-                        handlers,
-                        path.organization_name,
-                        path.project_name,
-                        path.vpc_name,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&VPC_ROUTER_CREATE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<VpcRouterCreate>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        VpcRouterCreatePath,
+                        runtime::NoParameters,
+                        _,
+                    >(&VPC_ROUTER_CREATE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::VpcRouterCreate>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::vpc_router_create(
+                            handlers,
+                            path.organization_name,
+                            path.project_name,
+                            path.vpc_name,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&VPC_ROUTER_CREATE, reply))
+        }
     }
-    async fn vpc_router_view(
+    #[allow(clippy::manual_async_fn)]
+    fn vpc_router_view(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<VpcRouterView>,
-    ) -> ::std::result::Result<runtime::Reply<VpcRouterView>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    VpcRouterViewPath,
-                    runtime::NoParameters,
-                    _,
-                >(&VPC_ROUTER_VIEW, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::vpc_router_view(
-                        handlers,
-                        path.organization_name,
-                        path.project_name,
-                        path.router_name,
-                        path.vpc_name,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&VPC_ROUTER_VIEW, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<VpcRouterView>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        VpcRouterViewPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&VPC_ROUTER_VIEW, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::vpc_router_view(
+                            handlers,
+                            path.organization_name,
+                            path.project_name,
+                            path.router_name,
+                            path.vpc_name,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&VPC_ROUTER_VIEW, reply))
+        }
     }
-    async fn vpc_router_update(
+    #[allow(clippy::manual_async_fn)]
+    fn vpc_router_update(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<VpcRouterUpdate>,
         body: runtime::RequestBody<VpcRouterUpdate>,
-    ) -> ::std::result::Result<
-        runtime::Reply<VpcRouterUpdate>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    VpcRouterUpdatePath,
-                    runtime::NoParameters,
-                    _,
-                >(&VPC_ROUTER_UPDATE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::VpcRouterUpdate>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::vpc_router_update(
-                        handlers,
-                        path.organization_name,
-                        path.project_name,
-                        path.router_name,
-                        path.vpc_name,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&VPC_ROUTER_UPDATE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<VpcRouterUpdate>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        VpcRouterUpdatePath,
+                        runtime::NoParameters,
+                        _,
+                    >(&VPC_ROUTER_UPDATE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::VpcRouterUpdate>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::vpc_router_update(
+                            handlers,
+                            path.organization_name,
+                            path.project_name,
+                            path.router_name,
+                            path.vpc_name,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&VPC_ROUTER_UPDATE, reply))
+        }
     }
-    async fn vpc_router_delete(
+    #[allow(clippy::manual_async_fn)]
+    fn vpc_router_delete(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<VpcRouterDelete>,
-    ) -> ::std::result::Result<
-        runtime::Reply<VpcRouterDelete>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    VpcRouterDeletePath,
-                    runtime::NoParameters,
-                    _,
-                >(&VPC_ROUTER_DELETE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::vpc_router_delete(
-                        handlers,
-                        path.organization_name,
-                        path.project_name,
-                        path.router_name,
-                        path.vpc_name,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&VPC_ROUTER_DELETE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<VpcRouterDelete>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        VpcRouterDeletePath,
+                        runtime::NoParameters,
+                        _,
+                    >(&VPC_ROUTER_DELETE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::vpc_router_delete(
+                            handlers,
+                            path.organization_name,
+                            path.project_name,
+                            path.router_name,
+                            path.vpc_name,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&VPC_ROUTER_DELETE, reply))
+        }
     }
-    async fn vpc_router_route_list(
+    #[allow(clippy::manual_async_fn)]
+    fn vpc_router_route_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<VpcRouterRouteList>,
-    ) -> ::std::result::Result<
-        runtime::Reply<VpcRouterRouteList>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    VpcRouterRouteListPath,
-                    VpcRouterRouteListParams,
-                    _,
-                >(&VPC_ROUTER_ROUTE_LIST, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::vpc_router_route_list(
-                        handlers,
-                        path.organization_name,
-                        path.project_name,
-                        path.router_name,
-                        path.vpc_name,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&VPC_ROUTER_ROUTE_LIST, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<VpcRouterRouteList>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        VpcRouterRouteListPath,
+                        VpcRouterRouteListParams,
+                        _,
+                    >(&VPC_ROUTER_ROUTE_LIST, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::vpc_router_route_list(
+                            handlers,
+                            path.organization_name,
+                            path.project_name,
+                            path.router_name,
+                            path.vpc_name,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&VPC_ROUTER_ROUTE_LIST, reply))
+        }
     }
-    async fn vpc_router_route_create(
+    #[allow(clippy::manual_async_fn)]
+    fn vpc_router_route_create(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<VpcRouterRouteCreate>,
         body: runtime::RequestBody<VpcRouterRouteCreate>,
-    ) -> ::std::result::Result<
-        runtime::Reply<VpcRouterRouteCreate>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    VpcRouterRouteCreatePath,
-                    runtime::NoParameters,
-                    _,
-                >(&VPC_ROUTER_ROUTE_CREATE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::RouterRouteCreateParams>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::vpc_router_route_create(
-                        handlers,
-                        path.organization_name,
-                        path.project_name,
-                        path.router_name,
-                        path.vpc_name,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&VPC_ROUTER_ROUTE_CREATE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<VpcRouterRouteCreate>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        VpcRouterRouteCreatePath,
+                        runtime::NoParameters,
+                        _,
+                    >(&VPC_ROUTER_ROUTE_CREATE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::RouterRouteCreateParams>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::vpc_router_route_create(
+                            handlers,
+                            path.organization_name,
+                            path.project_name,
+                            path.router_name,
+                            path.vpc_name,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&VPC_ROUTER_ROUTE_CREATE, reply))
+        }
     }
-    async fn vpc_router_route_view(
+    #[allow(clippy::manual_async_fn)]
+    fn vpc_router_route_view(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<VpcRouterRouteView>,
-    ) -> ::std::result::Result<
-        runtime::Reply<VpcRouterRouteView>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    VpcRouterRouteViewPath,
-                    runtime::NoParameters,
-                    _,
-                >(&VPC_ROUTER_ROUTE_VIEW, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::vpc_router_route_view(
-                        handlers,
-                        path.organization_name,
-                        path.project_name,
-                        path.route_name,
-                        path.router_name,
-                        path.vpc_name,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&VPC_ROUTER_ROUTE_VIEW, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<VpcRouterRouteView>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        VpcRouterRouteViewPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&VPC_ROUTER_ROUTE_VIEW, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::vpc_router_route_view(
+                            handlers,
+                            path.organization_name,
+                            path.project_name,
+                            path.route_name,
+                            path.router_name,
+                            path.vpc_name,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&VPC_ROUTER_ROUTE_VIEW, reply))
+        }
     }
-    async fn vpc_router_route_update(
+    #[allow(clippy::manual_async_fn)]
+    fn vpc_router_route_update(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<VpcRouterRouteUpdate>,
         body: runtime::RequestBody<VpcRouterRouteUpdate>,
-    ) -> ::std::result::Result<
-        runtime::Reply<VpcRouterRouteUpdate>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    VpcRouterRouteUpdatePath,
-                    runtime::NoParameters,
-                    _,
-                >(&VPC_ROUTER_ROUTE_UPDATE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::RouterRouteUpdateParams>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::vpc_router_route_update(
-                        handlers,
-                        path.organization_name,
-                        path.project_name,
-                        path.route_name,
-                        path.router_name,
-                        path.vpc_name,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&VPC_ROUTER_ROUTE_UPDATE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<VpcRouterRouteUpdate>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        VpcRouterRouteUpdatePath,
+                        runtime::NoParameters,
+                        _,
+                    >(&VPC_ROUTER_ROUTE_UPDATE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::RouterRouteUpdateParams>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::vpc_router_route_update(
+                            handlers,
+                            path.organization_name,
+                            path.project_name,
+                            path.route_name,
+                            path.router_name,
+                            path.vpc_name,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&VPC_ROUTER_ROUTE_UPDATE, reply))
+        }
     }
-    async fn vpc_router_route_delete(
+    #[allow(clippy::manual_async_fn)]
+    fn vpc_router_route_delete(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<VpcRouterRouteDelete>,
-    ) -> ::std::result::Result<
-        runtime::Reply<VpcRouterRouteDelete>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    VpcRouterRouteDeletePath,
-                    runtime::NoParameters,
-                    _,
-                >(&VPC_ROUTER_ROUTE_DELETE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::vpc_router_route_delete(
-                        handlers,
-                        path.organization_name,
-                        path.project_name,
-                        path.route_name,
-                        path.router_name,
-                        path.vpc_name,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&VPC_ROUTER_ROUTE_DELETE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<VpcRouterRouteDelete>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        VpcRouterRouteDeletePath,
+                        runtime::NoParameters,
+                        _,
+                    >(&VPC_ROUTER_ROUTE_DELETE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::vpc_router_route_delete(
+                            handlers,
+                            path.organization_name,
+                            path.project_name,
+                            path.route_name,
+                            path.router_name,
+                            path.vpc_name,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&VPC_ROUTER_ROUTE_DELETE, reply))
+        }
     }
-    async fn vpc_subnet_list(
+    #[allow(clippy::manual_async_fn)]
+    fn vpc_subnet_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<VpcSubnetList>,
-    ) -> ::std::result::Result<runtime::Reply<VpcSubnetList>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    VpcSubnetListPath,
-                    VpcSubnetListParams,
-                    _,
-                >(&VPC_SUBNET_LIST, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::vpc_subnet_list(
-                        handlers,
-                        path.organization_name,
-                        path.project_name,
-                        path.vpc_name,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&VPC_SUBNET_LIST, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<VpcSubnetList>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        VpcSubnetListPath,
+                        VpcSubnetListParams,
+                        _,
+                    >(&VPC_SUBNET_LIST, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::vpc_subnet_list(
+                            handlers,
+                            path.organization_name,
+                            path.project_name,
+                            path.vpc_name,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&VPC_SUBNET_LIST, reply))
+        }
     }
-    async fn vpc_subnet_create(
+    #[allow(clippy::manual_async_fn)]
+    fn vpc_subnet_create(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<VpcSubnetCreate>,
         body: runtime::RequestBody<VpcSubnetCreate>,
-    ) -> ::std::result::Result<
-        runtime::Reply<VpcSubnetCreate>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    VpcSubnetCreatePath,
-                    runtime::NoParameters,
-                    _,
-                >(&VPC_SUBNET_CREATE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::VpcSubnetCreate>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::vpc_subnet_create(
-                        handlers,
-                        path.organization_name,
-                        path.project_name,
-                        path.vpc_name,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&VPC_SUBNET_CREATE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<VpcSubnetCreate>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        VpcSubnetCreatePath,
+                        runtime::NoParameters,
+                        _,
+                    >(&VPC_SUBNET_CREATE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::VpcSubnetCreate>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::vpc_subnet_create(
+                            handlers,
+                            path.organization_name,
+                            path.project_name,
+                            path.vpc_name,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&VPC_SUBNET_CREATE, reply))
+        }
     }
-    async fn vpc_subnet_view(
+    #[allow(clippy::manual_async_fn)]
+    fn vpc_subnet_view(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<VpcSubnetView>,
-    ) -> ::std::result::Result<runtime::Reply<VpcSubnetView>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    VpcSubnetViewPath,
-                    runtime::NoParameters,
-                    _,
-                >(&VPC_SUBNET_VIEW, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::vpc_subnet_view(
-                        handlers,
-                        path.organization_name,
-                        path.project_name,
-                        path.subnet_name,
-                        path.vpc_name,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&VPC_SUBNET_VIEW, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<VpcSubnetView>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        VpcSubnetViewPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&VPC_SUBNET_VIEW, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::vpc_subnet_view(
+                            handlers,
+                            path.organization_name,
+                            path.project_name,
+                            path.subnet_name,
+                            path.vpc_name,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&VPC_SUBNET_VIEW, reply))
+        }
     }
-    async fn vpc_subnet_update(
+    #[allow(clippy::manual_async_fn)]
+    fn vpc_subnet_update(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<VpcSubnetUpdate>,
         body: runtime::RequestBody<VpcSubnetUpdate>,
-    ) -> ::std::result::Result<
-        runtime::Reply<VpcSubnetUpdate>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    VpcSubnetUpdatePath,
-                    runtime::NoParameters,
-                    _,
-                >(&VPC_SUBNET_UPDATE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::VpcSubnetUpdate>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::vpc_subnet_update(
-                        handlers,
-                        path.organization_name,
-                        path.project_name,
-                        path.subnet_name,
-                        path.vpc_name,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&VPC_SUBNET_UPDATE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<VpcSubnetUpdate>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        VpcSubnetUpdatePath,
+                        runtime::NoParameters,
+                        _,
+                    >(&VPC_SUBNET_UPDATE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::VpcSubnetUpdate>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::vpc_subnet_update(
+                            handlers,
+                            path.organization_name,
+                            path.project_name,
+                            path.subnet_name,
+                            path.vpc_name,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&VPC_SUBNET_UPDATE, reply))
+        }
     }
-    async fn vpc_subnet_delete(
+    #[allow(clippy::manual_async_fn)]
+    fn vpc_subnet_delete(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<VpcSubnetDelete>,
-    ) -> ::std::result::Result<
-        runtime::Reply<VpcSubnetDelete>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    VpcSubnetDeletePath,
-                    runtime::NoParameters,
-                    _,
-                >(&VPC_SUBNET_DELETE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::vpc_subnet_delete(
-                        handlers,
-                        path.organization_name,
-                        path.project_name,
-                        path.subnet_name,
-                        path.vpc_name,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&VPC_SUBNET_DELETE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<VpcSubnetDelete>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        VpcSubnetDeletePath,
+                        runtime::NoParameters,
+                        _,
+                    >(&VPC_SUBNET_DELETE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::vpc_subnet_delete(
+                            handlers,
+                            path.organization_name,
+                            path.project_name,
+                            path.subnet_name,
+                            path.vpc_name,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&VPC_SUBNET_DELETE, reply))
+        }
     }
-    async fn vpc_subnet_list_network_interfaces(
+    #[allow(clippy::manual_async_fn)]
+    fn vpc_subnet_list_network_interfaces(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<VpcSubnetListNetworkInterfaces>,
-    ) -> ::std::result::Result<
-        runtime::Reply<VpcSubnetListNetworkInterfaces>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    VpcSubnetListNetworkInterfacesPath,
-                    VpcSubnetListNetworkInterfacesParams,
-                    _,
-                >(&VPC_SUBNET_LIST_NETWORK_INTERFACES, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::vpc_subnet_list_network_interfaces(
-                        handlers,
-                        path.organization_name,
-                        path.project_name,
-                        path.subnet_name,
-                        path.vpc_name,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&VPC_SUBNET_LIST_NETWORK_INTERFACES, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<VpcSubnetListNetworkInterfaces>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        VpcSubnetListNetworkInterfacesPath,
+                        VpcSubnetListNetworkInterfacesParams,
+                        _,
+                    >(&VPC_SUBNET_LIST_NETWORK_INTERFACES, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::vpc_subnet_list_network_interfaces(
+                            handlers,
+                            path.organization_name,
+                            path.project_name,
+                            path.subnet_name,
+                            path.vpc_name,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&VPC_SUBNET_LIST_NETWORK_INTERFACES, reply),
+            )
+        }
     }
-    async fn policy_view(
+    #[allow(clippy::manual_async_fn)]
+    fn policy_view(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<runtime::Reply<PolicyView>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::policy_view(handlers)
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&POLICY_VIEW, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PolicyView>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::policy_view(handlers)
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&POLICY_VIEW, reply))
+        }
     }
-    async fn policy_update(
+    #[allow(clippy::manual_async_fn)]
+    fn policy_update(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<PolicyUpdate>,
-    ) -> ::std::result::Result<runtime::Reply<PolicyUpdate>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body
-                    .decode::<types::SiloRolePolicy>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::policy_update(
-                        handlers,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&POLICY_UPDATE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PolicyUpdate>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body
+                        .decode::<types::SiloRolePolicy>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::policy_update(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&POLICY_UPDATE, reply))
+        }
     }
-    async fn role_list(
+    #[allow(clippy::manual_async_fn)]
+    fn role_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<RoleList>,
-    ) -> ::std::result::Result<runtime::Reply<RoleList>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    RoleListParams,
-                    _,
-                >(&ROLE_LIST, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::role_list(handlers, params)
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&ROLE_LIST, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<runtime::Reply<RoleList>, runtime::ProblemDetails>,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        RoleListParams,
+                        _,
+                    >(&ROLE_LIST, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::role_list(
+                            handlers,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&ROLE_LIST, reply))
+        }
     }
-    async fn role_view(
+    #[allow(clippy::manual_async_fn)]
+    fn role_view(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<RoleView>,
-    ) -> ::std::result::Result<runtime::Reply<RoleView>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    RoleViewPath,
-                    runtime::NoParameters,
-                    _,
-                >(&ROLE_VIEW, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::role_view(
-                        handlers,
-                        path.role_name,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&ROLE_VIEW, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<runtime::Reply<RoleView>, runtime::ProblemDetails>,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        RoleViewPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&ROLE_VIEW, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::role_view(
+                            handlers,
+                            path.role_name,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&ROLE_VIEW, reply))
+        }
     }
-    async fn session_me(
+    #[allow(clippy::manual_async_fn)]
+    fn session_me(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<runtime::Reply<SessionMe>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::session_me(handlers).await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&SESSION_ME, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SessionMe>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::session_me(handlers)
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&SESSION_ME, reply))
+        }
     }
-    async fn session_me_groups(
+    #[allow(clippy::manual_async_fn)]
+    fn session_me_groups(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SessionMeGroups>,
-    ) -> ::std::result::Result<
-        runtime::Reply<SessionMeGroups>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    SessionMeGroupsParams,
-                    _,
-                >(&SESSION_ME_GROUPS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::session_me_groups(
-                        handlers,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&SESSION_ME_GROUPS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SessionMeGroups>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        SessionMeGroupsParams,
+                        _,
+                    >(&SESSION_ME_GROUPS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::session_me_groups(
+                            handlers,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&SESSION_ME_GROUPS, reply))
+        }
     }
-    async fn session_sshkey_list(
+    #[allow(clippy::manual_async_fn)]
+    fn session_sshkey_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SessionSshkeyList>,
-    ) -> ::std::result::Result<
-        runtime::Reply<SessionSshkeyList>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    SessionSshkeyListParams,
-                    _,
-                >(&SESSION_SSHKEY_LIST, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::session_sshkey_list(
-                        handlers,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&SESSION_SSHKEY_LIST, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SessionSshkeyList>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        SessionSshkeyListParams,
+                        _,
+                    >(&SESSION_SSHKEY_LIST, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::session_sshkey_list(
+                            handlers,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&SESSION_SSHKEY_LIST, reply))
+        }
     }
-    async fn session_sshkey_create(
+    #[allow(clippy::manual_async_fn)]
+    fn session_sshkey_create(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<SessionSshkeyCreate>,
-    ) -> ::std::result::Result<
-        runtime::Reply<SessionSshkeyCreate>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body
-                    .decode::<types::SshKeyCreate>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::session_sshkey_create(
-                        handlers,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&SESSION_SSHKEY_CREATE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SessionSshkeyCreate>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body
+                        .decode::<types::SshKeyCreate>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::session_sshkey_create(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&SESSION_SSHKEY_CREATE, reply))
+        }
     }
-    async fn session_sshkey_view(
+    #[allow(clippy::manual_async_fn)]
+    fn session_sshkey_view(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SessionSshkeyView>,
-    ) -> ::std::result::Result<
-        runtime::Reply<SessionSshkeyView>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    SessionSshkeyViewPath,
-                    runtime::NoParameters,
-                    _,
-                >(&SESSION_SSHKEY_VIEW, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::session_sshkey_view(
-                        handlers,
-                        path.ssh_key_name,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&SESSION_SSHKEY_VIEW, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SessionSshkeyView>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        SessionSshkeyViewPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&SESSION_SSHKEY_VIEW, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::session_sshkey_view(
+                            handlers,
+                            path.ssh_key_name,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&SESSION_SSHKEY_VIEW, reply))
+        }
     }
-    async fn session_sshkey_delete(
+    #[allow(clippy::manual_async_fn)]
+    fn session_sshkey_delete(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SessionSshkeyDelete>,
-    ) -> ::std::result::Result<
-        runtime::Reply<SessionSshkeyDelete>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    SessionSshkeyDeletePath,
-                    runtime::NoParameters,
-                    _,
-                >(&SESSION_SSHKEY_DELETE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::session_sshkey_delete(
-                        handlers,
-                        path.ssh_key_name,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&SESSION_SSHKEY_DELETE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SessionSshkeyDelete>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        SessionSshkeyDeletePath,
+                        runtime::NoParameters,
+                        _,
+                    >(&SESSION_SSHKEY_DELETE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::session_sshkey_delete(
+                            handlers,
+                            path.ssh_key_name,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&SESSION_SSHKEY_DELETE, reply))
+        }
     }
-    async fn system_image_view_by_id(
+    #[allow(clippy::manual_async_fn)]
+    fn system_image_view_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SystemImageViewById>,
-    ) -> ::std::result::Result<
-        runtime::Reply<SystemImageViewById>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    SystemImageViewByIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&SYSTEM_IMAGE_VIEW_BY_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::system_image_view_by_id(
-                        handlers,
-                        path.id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&SYSTEM_IMAGE_VIEW_BY_ID, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SystemImageViewById>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        SystemImageViewByIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&SYSTEM_IMAGE_VIEW_BY_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::system_image_view_by_id(
+                            handlers,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&SYSTEM_IMAGE_VIEW_BY_ID, reply))
+        }
     }
-    async fn ip_pool_view_by_id(
+    #[allow(clippy::manual_async_fn)]
+    fn ip_pool_view_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<IpPoolViewById>,
-    ) -> ::std::result::Result<runtime::Reply<IpPoolViewById>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    IpPoolViewByIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&IP_POOL_VIEW_BY_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::ip_pool_view_by_id(
-                        handlers,
-                        path.id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&IP_POOL_VIEW_BY_ID, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<IpPoolViewById>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        IpPoolViewByIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&IP_POOL_VIEW_BY_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::ip_pool_view_by_id(
+                            handlers,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&IP_POOL_VIEW_BY_ID, reply))
+        }
     }
-    async fn silo_view_by_id(
+    #[allow(clippy::manual_async_fn)]
+    fn silo_view_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SiloViewById>,
-    ) -> ::std::result::Result<runtime::Reply<SiloViewById>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    SiloViewByIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&SILO_VIEW_BY_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::silo_view_by_id(
-                        handlers,
-                        path.id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&SILO_VIEW_BY_ID, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SiloViewById>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        SiloViewByIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&SILO_VIEW_BY_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::silo_view_by_id(
+                            handlers,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&SILO_VIEW_BY_ID, reply))
+        }
     }
-    async fn certificate_list(
+    #[allow(clippy::manual_async_fn)]
+    fn certificate_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<CertificateList>,
-    ) -> ::std::result::Result<
-        runtime::Reply<CertificateList>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    CertificateListParams,
-                    _,
-                >(&CERTIFICATE_LIST, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::certificate_list(
-                        handlers,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&CERTIFICATE_LIST, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<CertificateList>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        CertificateListParams,
+                        _,
+                    >(&CERTIFICATE_LIST, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::certificate_list(
+                            handlers,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&CERTIFICATE_LIST, reply))
+        }
     }
-    async fn certificate_create(
+    #[allow(clippy::manual_async_fn)]
+    fn certificate_create(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<CertificateCreate>,
-    ) -> ::std::result::Result<
-        runtime::Reply<CertificateCreate>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body
-                    .decode::<types::CertificateCreate>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::certificate_create(
-                        handlers,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&CERTIFICATE_CREATE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<CertificateCreate>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body
+                        .decode::<types::CertificateCreate>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::certificate_create(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&CERTIFICATE_CREATE, reply))
+        }
     }
-    async fn certificate_view(
+    #[allow(clippy::manual_async_fn)]
+    fn certificate_view(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<CertificateView>,
-    ) -> ::std::result::Result<
-        runtime::Reply<CertificateView>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    CertificateViewPath,
-                    runtime::NoParameters,
-                    _,
-                >(&CERTIFICATE_VIEW, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::certificate_view(
-                        handlers,
-                        path.certificate,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&CERTIFICATE_VIEW, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<CertificateView>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        CertificateViewPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&CERTIFICATE_VIEW, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::certificate_view(
+                            handlers,
+                            path.certificate,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&CERTIFICATE_VIEW, reply))
+        }
     }
-    async fn certificate_delete(
+    #[allow(clippy::manual_async_fn)]
+    fn certificate_delete(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<CertificateDelete>,
-    ) -> ::std::result::Result<
-        runtime::Reply<CertificateDelete>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    CertificateDeletePath,
-                    runtime::NoParameters,
-                    _,
-                >(&CERTIFICATE_DELETE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::certificate_delete(
-                        handlers,
-                        path.certificate,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&CERTIFICATE_DELETE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<CertificateDelete>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        CertificateDeletePath,
+                        runtime::NoParameters,
+                        _,
+                    >(&CERTIFICATE_DELETE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::certificate_delete(
+                            handlers,
+                            path.certificate,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&CERTIFICATE_DELETE, reply))
+        }
     }
-    async fn physical_disk_list(
+    #[allow(clippy::manual_async_fn)]
+    fn physical_disk_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<PhysicalDiskList>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PhysicalDiskList>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    PhysicalDiskListParams,
-                    _,
-                >(&PHYSICAL_DISK_LIST, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::physical_disk_list(
-                        handlers,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&PHYSICAL_DISK_LIST, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PhysicalDiskList>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        PhysicalDiskListParams,
+                        _,
+                    >(&PHYSICAL_DISK_LIST, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::physical_disk_list(
+                            handlers,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&PHYSICAL_DISK_LIST, reply))
+        }
     }
-    async fn rack_list(
+    #[allow(clippy::manual_async_fn)]
+    fn rack_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<RackList>,
-    ) -> ::std::result::Result<runtime::Reply<RackList>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    RackListParams,
-                    _,
-                >(&RACK_LIST, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::rack_list(handlers, params)
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&RACK_LIST, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<runtime::Reply<RackList>, runtime::ProblemDetails>,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        RackListParams,
+                        _,
+                    >(&RACK_LIST, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::rack_list(
+                            handlers,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&RACK_LIST, reply))
+        }
     }
-    async fn rack_view(
+    #[allow(clippy::manual_async_fn)]
+    fn rack_view(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<RackView>,
-    ) -> ::std::result::Result<runtime::Reply<RackView>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    RackViewPath,
-                    runtime::NoParameters,
-                    _,
-                >(&RACK_VIEW, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::rack_view(
-                        handlers,
-                        path.rack_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&RACK_VIEW, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<runtime::Reply<RackView>, runtime::ProblemDetails>,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        RackViewPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&RACK_VIEW, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::rack_view(
+                            handlers,
+                            path.rack_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&RACK_VIEW, reply))
+        }
     }
-    async fn sled_list(
+    #[allow(clippy::manual_async_fn)]
+    fn sled_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SledList>,
-    ) -> ::std::result::Result<runtime::Reply<SledList>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    SledListParams,
-                    _,
-                >(&SLED_LIST, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::sled_list(handlers, params)
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&SLED_LIST, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<runtime::Reply<SledList>, runtime::ProblemDetails>,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        SledListParams,
+                        _,
+                    >(&SLED_LIST, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::sled_list(
+                            handlers,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&SLED_LIST, reply))
+        }
     }
-    async fn sled_view(
+    #[allow(clippy::manual_async_fn)]
+    fn sled_view(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SledView>,
-    ) -> ::std::result::Result<runtime::Reply<SledView>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    SledViewPath,
-                    runtime::NoParameters,
-                    _,
-                >(&SLED_VIEW, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::sled_view(
-                        handlers,
-                        path.sled_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&SLED_VIEW, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<runtime::Reply<SledView>, runtime::ProblemDetails>,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        SledViewPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&SLED_VIEW, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::sled_view(
+                            handlers,
+                            path.sled_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&SLED_VIEW, reply))
+        }
     }
-    async fn sled_physical_disk_list(
+    #[allow(clippy::manual_async_fn)]
+    fn sled_physical_disk_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SledPhysicalDiskList>,
-    ) -> ::std::result::Result<
-        runtime::Reply<SledPhysicalDiskList>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    SledPhysicalDiskListPath,
-                    SledPhysicalDiskListParams,
-                    _,
-                >(&SLED_PHYSICAL_DISK_LIST, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::sled_physical_disk_list(
-                        handlers,
-                        path.sled_id,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&SLED_PHYSICAL_DISK_LIST, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SledPhysicalDiskList>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        SledPhysicalDiskListPath,
+                        SledPhysicalDiskListParams,
+                        _,
+                    >(&SLED_PHYSICAL_DISK_LIST, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::sled_physical_disk_list(
+                            handlers,
+                            path.sled_id,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&SLED_PHYSICAL_DISK_LIST, reply))
+        }
     }
-    async fn system_image_list(
+    #[allow(clippy::manual_async_fn)]
+    fn system_image_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SystemImageList>,
-    ) -> ::std::result::Result<
-        runtime::Reply<SystemImageList>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    SystemImageListParams,
-                    _,
-                >(&SYSTEM_IMAGE_LIST, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::system_image_list(
-                        handlers,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&SYSTEM_IMAGE_LIST, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SystemImageList>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        SystemImageListParams,
+                        _,
+                    >(&SYSTEM_IMAGE_LIST, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::system_image_list(
+                            handlers,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&SYSTEM_IMAGE_LIST, reply))
+        }
     }
-    async fn system_image_create(
+    #[allow(clippy::manual_async_fn)]
+    fn system_image_create(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<SystemImageCreate>,
-    ) -> ::std::result::Result<
-        runtime::Reply<SystemImageCreate>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body
-                    .decode::<types::GlobalImageCreate>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::system_image_create(
-                        handlers,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&SYSTEM_IMAGE_CREATE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SystemImageCreate>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body
+                        .decode::<types::GlobalImageCreate>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::system_image_create(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&SYSTEM_IMAGE_CREATE, reply))
+        }
     }
-    async fn system_image_view(
+    #[allow(clippy::manual_async_fn)]
+    fn system_image_view(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SystemImageView>,
-    ) -> ::std::result::Result<
-        runtime::Reply<SystemImageView>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    SystemImageViewPath,
-                    runtime::NoParameters,
-                    _,
-                >(&SYSTEM_IMAGE_VIEW, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::system_image_view(
-                        handlers,
-                        path.image_name,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&SYSTEM_IMAGE_VIEW, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SystemImageView>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        SystemImageViewPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&SYSTEM_IMAGE_VIEW, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::system_image_view(
+                            handlers,
+                            path.image_name,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&SYSTEM_IMAGE_VIEW, reply))
+        }
     }
-    async fn system_image_delete(
+    #[allow(clippy::manual_async_fn)]
+    fn system_image_delete(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SystemImageDelete>,
-    ) -> ::std::result::Result<
-        runtime::Reply<SystemImageDelete>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    SystemImageDeletePath,
-                    runtime::NoParameters,
-                    _,
-                >(&SYSTEM_IMAGE_DELETE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::system_image_delete(
-                        handlers,
-                        path.image_name,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&SYSTEM_IMAGE_DELETE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SystemImageDelete>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        SystemImageDeletePath,
+                        runtime::NoParameters,
+                        _,
+                    >(&SYSTEM_IMAGE_DELETE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::system_image_delete(
+                            handlers,
+                            path.image_name,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&SYSTEM_IMAGE_DELETE, reply))
+        }
     }
-    async fn ip_pool_list(
+    #[allow(clippy::manual_async_fn)]
+    fn ip_pool_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<IpPoolList>,
-    ) -> ::std::result::Result<runtime::Reply<IpPoolList>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    IpPoolListParams,
-                    _,
-                >(&IP_POOL_LIST, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::ip_pool_list(
-                        handlers,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&IP_POOL_LIST, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<IpPoolList>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        IpPoolListParams,
+                        _,
+                    >(&IP_POOL_LIST, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::ip_pool_list(
+                            handlers,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&IP_POOL_LIST, reply))
+        }
     }
-    async fn ip_pool_create(
+    #[allow(clippy::manual_async_fn)]
+    fn ip_pool_create(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<IpPoolCreate>,
-    ) -> ::std::result::Result<runtime::Reply<IpPoolCreate>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body
-                    .decode::<types::IpPoolCreate>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::ip_pool_create(
-                        handlers,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&IP_POOL_CREATE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<IpPoolCreate>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body
+                        .decode::<types::IpPoolCreate>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::ip_pool_create(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&IP_POOL_CREATE, reply))
+        }
     }
-    async fn ip_pool_view(
+    #[allow(clippy::manual_async_fn)]
+    fn ip_pool_view(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<IpPoolView>,
-    ) -> ::std::result::Result<runtime::Reply<IpPoolView>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    IpPoolViewPath,
-                    runtime::NoParameters,
-                    _,
-                >(&IP_POOL_VIEW, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::ip_pool_view(
-                        handlers,
-                        path.pool_name,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&IP_POOL_VIEW, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<IpPoolView>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        IpPoolViewPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&IP_POOL_VIEW, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::ip_pool_view(
+                            handlers,
+                            path.pool_name,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&IP_POOL_VIEW, reply))
+        }
     }
-    async fn ip_pool_update(
+    #[allow(clippy::manual_async_fn)]
+    fn ip_pool_update(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<IpPoolUpdate>,
         body: runtime::RequestBody<IpPoolUpdate>,
-    ) -> ::std::result::Result<runtime::Reply<IpPoolUpdate>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    IpPoolUpdatePath,
-                    runtime::NoParameters,
-                    _,
-                >(&IP_POOL_UPDATE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::IpPoolUpdate>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::ip_pool_update(
-                        handlers,
-                        path.pool_name,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&IP_POOL_UPDATE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<IpPoolUpdate>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        IpPoolUpdatePath,
+                        runtime::NoParameters,
+                        _,
+                    >(&IP_POOL_UPDATE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::IpPoolUpdate>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::ip_pool_update(
+                            handlers,
+                            path.pool_name,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&IP_POOL_UPDATE, reply))
+        }
     }
-    async fn ip_pool_delete(
+    #[allow(clippy::manual_async_fn)]
+    fn ip_pool_delete(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<IpPoolDelete>,
-    ) -> ::std::result::Result<runtime::Reply<IpPoolDelete>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    IpPoolDeletePath,
-                    runtime::NoParameters,
-                    _,
-                >(&IP_POOL_DELETE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::ip_pool_delete(
-                        handlers,
-                        path.pool_name,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&IP_POOL_DELETE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<IpPoolDelete>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        IpPoolDeletePath,
+                        runtime::NoParameters,
+                        _,
+                    >(&IP_POOL_DELETE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::ip_pool_delete(
+                            handlers,
+                            path.pool_name,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&IP_POOL_DELETE, reply))
+        }
     }
-    async fn ip_pool_range_list(
+    #[allow(clippy::manual_async_fn)]
+    fn ip_pool_range_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<IpPoolRangeList>,
-    ) -> ::std::result::Result<
-        runtime::Reply<IpPoolRangeList>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    IpPoolRangeListPath,
-                    IpPoolRangeListParams,
-                    _,
-                >(&IP_POOL_RANGE_LIST, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::ip_pool_range_list(
-                        handlers,
-                        path.pool_name,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&IP_POOL_RANGE_LIST, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<IpPoolRangeList>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        IpPoolRangeListPath,
+                        IpPoolRangeListParams,
+                        _,
+                    >(&IP_POOL_RANGE_LIST, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::ip_pool_range_list(
+                            handlers,
+                            path.pool_name,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&IP_POOL_RANGE_LIST, reply))
+        }
     }
-    async fn ip_pool_range_add(
+    #[allow(clippy::manual_async_fn)]
+    fn ip_pool_range_add(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<IpPoolRangeAdd>,
         body: runtime::RequestBody<IpPoolRangeAdd>,
-    ) -> ::std::result::Result<runtime::Reply<IpPoolRangeAdd>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    IpPoolRangeAddPath,
-                    runtime::NoParameters,
-                    _,
-                >(&IP_POOL_RANGE_ADD, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::IpRange>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::ip_pool_range_add(
-                        handlers,
-                        path.pool_name,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&IP_POOL_RANGE_ADD, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<IpPoolRangeAdd>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        IpPoolRangeAddPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&IP_POOL_RANGE_ADD, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::IpRange>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::ip_pool_range_add(
+                            handlers,
+                            path.pool_name,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&IP_POOL_RANGE_ADD, reply))
+        }
     }
-    async fn ip_pool_range_remove(
+    #[allow(clippy::manual_async_fn)]
+    fn ip_pool_range_remove(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<IpPoolRangeRemove>,
         body: runtime::RequestBody<IpPoolRangeRemove>,
-    ) -> ::std::result::Result<
-        runtime::Reply<IpPoolRangeRemove>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    IpPoolRangeRemovePath,
-                    runtime::NoParameters,
-                    _,
-                >(&IP_POOL_RANGE_REMOVE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::IpRange>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::ip_pool_range_remove(
-                        handlers,
-                        path.pool_name,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&IP_POOL_RANGE_REMOVE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<IpPoolRangeRemove>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        IpPoolRangeRemovePath,
+                        runtime::NoParameters,
+                        _,
+                    >(&IP_POOL_RANGE_REMOVE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::IpRange>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::ip_pool_range_remove(
+                            handlers,
+                            path.pool_name,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&IP_POOL_RANGE_REMOVE, reply))
+        }
     }
-    async fn ip_pool_service_view(
+    #[allow(clippy::manual_async_fn)]
+    fn ip_pool_service_view(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<
-        runtime::Reply<IpPoolServiceView>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::ip_pool_service_view(
-                        handlers,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&IP_POOL_SERVICE_VIEW, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<IpPoolServiceView>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::ip_pool_service_view(
+                            handlers,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&IP_POOL_SERVICE_VIEW, reply))
+        }
     }
-    async fn ip_pool_service_range_list(
+    #[allow(clippy::manual_async_fn)]
+    fn ip_pool_service_range_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<IpPoolServiceRangeList>,
-    ) -> ::std::result::Result<
-        runtime::Reply<IpPoolServiceRangeList>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    IpPoolServiceRangeListParams,
-                    _,
-                >(&IP_POOL_SERVICE_RANGE_LIST, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::ip_pool_service_range_list(
-                        handlers,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&IP_POOL_SERVICE_RANGE_LIST, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<IpPoolServiceRangeList>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        IpPoolServiceRangeListParams,
+                        _,
+                    >(&IP_POOL_SERVICE_RANGE_LIST, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::ip_pool_service_range_list(
+                            handlers,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&IP_POOL_SERVICE_RANGE_LIST, reply),
+            )
+        }
     }
-    async fn ip_pool_service_range_add(
+    #[allow(clippy::manual_async_fn)]
+    fn ip_pool_service_range_add(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<IpPoolServiceRangeAdd>,
-    ) -> ::std::result::Result<
-        runtime::Reply<IpPoolServiceRangeAdd>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body
-                    .decode::<types::IpRange>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::ip_pool_service_range_add(
-                        handlers,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&IP_POOL_SERVICE_RANGE_ADD, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<IpPoolServiceRangeAdd>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body
+                        .decode::<types::IpRange>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::ip_pool_service_range_add(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&IP_POOL_SERVICE_RANGE_ADD, reply),
+            )
+        }
     }
-    async fn ip_pool_service_range_remove(
+    #[allow(clippy::manual_async_fn)]
+    fn ip_pool_service_range_remove(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<IpPoolServiceRangeRemove>,
-    ) -> ::std::result::Result<
-        runtime::Reply<IpPoolServiceRangeRemove>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body
-                    .decode::<types::IpRange>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::ip_pool_service_range_remove(
-                        handlers,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&IP_POOL_SERVICE_RANGE_REMOVE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<IpPoolServiceRangeRemove>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body
+                        .decode::<types::IpRange>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::ip_pool_service_range_remove(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&IP_POOL_SERVICE_RANGE_REMOVE, reply),
+            )
+        }
     }
-    async fn system_metric(
+    #[allow(clippy::manual_async_fn)]
+    fn system_metric(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SystemMetric>,
-    ) -> ::std::result::Result<runtime::Reply<SystemMetric>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    SystemMetricPath,
-                    SystemMetricParams,
-                    _,
-                >(&SYSTEM_METRIC, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::system_metric(
-                        handlers,
-                        path.metric_name,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&SYSTEM_METRIC, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SystemMetric>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        SystemMetricPath,
+                        SystemMetricParams,
+                        _,
+                    >(&SYSTEM_METRIC, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::system_metric(
+                            handlers,
+                            path.metric_name,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&SYSTEM_METRIC, reply))
+        }
     }
-    async fn system_policy_view(
+    #[allow(clippy::manual_async_fn)]
+    fn system_policy_view(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<
-        runtime::Reply<SystemPolicyView>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::system_policy_view(
-                        handlers,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&SYSTEM_POLICY_VIEW, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SystemPolicyView>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::system_policy_view(
+                            handlers,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&SYSTEM_POLICY_VIEW, reply))
+        }
     }
-    async fn system_policy_update(
+    #[allow(clippy::manual_async_fn)]
+    fn system_policy_update(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<SystemPolicyUpdate>,
-    ) -> ::std::result::Result<
-        runtime::Reply<SystemPolicyUpdate>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body
-                    .decode::<types::FleetRolePolicy>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::system_policy_update(
-                        handlers,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&SYSTEM_POLICY_UPDATE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SystemPolicyUpdate>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body
+                        .decode::<types::FleetRolePolicy>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::system_policy_update(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&SYSTEM_POLICY_UPDATE, reply))
+        }
     }
-    async fn saga_list(
+    #[allow(clippy::manual_async_fn)]
+    fn saga_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SagaList>,
-    ) -> ::std::result::Result<runtime::Reply<SagaList>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    SagaListParams,
-                    _,
-                >(&SAGA_LIST, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::saga_list(handlers, params)
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&SAGA_LIST, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<runtime::Reply<SagaList>, runtime::ProblemDetails>,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        SagaListParams,
+                        _,
+                    >(&SAGA_LIST, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::saga_list(
+                            handlers,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&SAGA_LIST, reply))
+        }
     }
-    async fn saga_view(
+    #[allow(clippy::manual_async_fn)]
+    fn saga_view(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SagaView>,
-    ) -> ::std::result::Result<runtime::Reply<SagaView>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    SagaViewPath,
-                    runtime::NoParameters,
-                    _,
-                >(&SAGA_VIEW, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::saga_view(
-                        handlers,
-                        path.saga_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&SAGA_VIEW, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<runtime::Reply<SagaView>, runtime::ProblemDetails>,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        SagaViewPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&SAGA_VIEW, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::saga_view(
+                            handlers,
+                            path.saga_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&SAGA_VIEW, reply))
+        }
     }
-    async fn silo_list(
+    #[allow(clippy::manual_async_fn)]
+    fn silo_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SiloList>,
-    ) -> ::std::result::Result<runtime::Reply<SiloList>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    SiloListParams,
-                    _,
-                >(&SILO_LIST, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::silo_list(handlers, params)
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&SILO_LIST, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<runtime::Reply<SiloList>, runtime::ProblemDetails>,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        SiloListParams,
+                        _,
+                    >(&SILO_LIST, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::silo_list(
+                            handlers,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&SILO_LIST, reply))
+        }
     }
-    async fn silo_create(
+    #[allow(clippy::manual_async_fn)]
+    fn silo_create(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<SiloCreate>,
-    ) -> ::std::result::Result<runtime::Reply<SiloCreate>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body
-                    .decode::<types::SiloCreate>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::silo_create(handlers, body)
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&SILO_CREATE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SiloCreate>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body
+                        .decode::<types::SiloCreate>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::silo_create(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&SILO_CREATE, reply))
+        }
     }
-    async fn silo_view(
+    #[allow(clippy::manual_async_fn)]
+    fn silo_view(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SiloView>,
-    ) -> ::std::result::Result<runtime::Reply<SiloView>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    SiloViewPath,
-                    runtime::NoParameters,
-                    _,
-                >(&SILO_VIEW, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::silo_view(
-                        handlers,
-                        path.silo_name,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&SILO_VIEW, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<runtime::Reply<SiloView>, runtime::ProblemDetails>,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        SiloViewPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&SILO_VIEW, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::silo_view(
+                            handlers,
+                            path.silo_name,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&SILO_VIEW, reply))
+        }
     }
-    async fn silo_delete(
+    #[allow(clippy::manual_async_fn)]
+    fn silo_delete(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SiloDelete>,
-    ) -> ::std::result::Result<runtime::Reply<SiloDelete>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    SiloDeletePath,
-                    runtime::NoParameters,
-                    _,
-                >(&SILO_DELETE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::silo_delete(
-                        handlers,
-                        path.silo_name,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&SILO_DELETE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SiloDelete>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        SiloDeletePath,
+                        runtime::NoParameters,
+                        _,
+                    >(&SILO_DELETE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::silo_delete(
+                            handlers,
+                            path.silo_name,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&SILO_DELETE, reply))
+        }
     }
-    async fn silo_identity_provider_list(
+    #[allow(clippy::manual_async_fn)]
+    fn silo_identity_provider_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SiloIdentityProviderList>,
-    ) -> ::std::result::Result<
-        runtime::Reply<SiloIdentityProviderList>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    SiloIdentityProviderListPath,
-                    SiloIdentityProviderListParams,
-                    _,
-                >(&SILO_IDENTITY_PROVIDER_LIST, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::silo_identity_provider_list(
-                        handlers,
-                        path.silo_name,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&SILO_IDENTITY_PROVIDER_LIST, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SiloIdentityProviderList>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        SiloIdentityProviderListPath,
+                        SiloIdentityProviderListParams,
+                        _,
+                    >(&SILO_IDENTITY_PROVIDER_LIST, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::silo_identity_provider_list(
+                            handlers,
+                            path.silo_name,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&SILO_IDENTITY_PROVIDER_LIST, reply),
+            )
+        }
     }
-    async fn local_idp_user_create(
+    #[allow(clippy::manual_async_fn)]
+    fn local_idp_user_create(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<LocalIdpUserCreate>,
         body: runtime::RequestBody<LocalIdpUserCreate>,
-    ) -> ::std::result::Result<
-        runtime::Reply<LocalIdpUserCreate>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    LocalIdpUserCreatePath,
-                    runtime::NoParameters,
-                    _,
-                >(&LOCAL_IDP_USER_CREATE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::UserCreate>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::local_idp_user_create(
-                        handlers,
-                        path.silo_name,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&LOCAL_IDP_USER_CREATE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<LocalIdpUserCreate>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        LocalIdpUserCreatePath,
+                        runtime::NoParameters,
+                        _,
+                    >(&LOCAL_IDP_USER_CREATE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::UserCreate>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::local_idp_user_create(
+                            handlers,
+                            path.silo_name,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&LOCAL_IDP_USER_CREATE, reply))
+        }
     }
-    async fn local_idp_user_delete(
+    #[allow(clippy::manual_async_fn)]
+    fn local_idp_user_delete(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<LocalIdpUserDelete>,
-    ) -> ::std::result::Result<
-        runtime::Reply<LocalIdpUserDelete>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    LocalIdpUserDeletePath,
-                    runtime::NoParameters,
-                    _,
-                >(&LOCAL_IDP_USER_DELETE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::local_idp_user_delete(
-                        handlers,
-                        path.silo_name,
-                        path.user_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&LOCAL_IDP_USER_DELETE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<LocalIdpUserDelete>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        LocalIdpUserDeletePath,
+                        runtime::NoParameters,
+                        _,
+                    >(&LOCAL_IDP_USER_DELETE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::local_idp_user_delete(
+                            handlers,
+                            path.silo_name,
+                            path.user_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&LOCAL_IDP_USER_DELETE, reply))
+        }
     }
-    async fn local_idp_user_set_password(
+    #[allow(clippy::manual_async_fn)]
+    fn local_idp_user_set_password(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<LocalIdpUserSetPassword>,
         body: runtime::RequestBody<LocalIdpUserSetPassword>,
-    ) -> ::std::result::Result<
-        runtime::Reply<LocalIdpUserSetPassword>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    LocalIdpUserSetPasswordPath,
-                    runtime::NoParameters,
-                    _,
-                >(&LOCAL_IDP_USER_SET_PASSWORD, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::UserPassword>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::local_idp_user_set_password(
-                        handlers,
-                        path.silo_name,
-                        path.user_id,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&LOCAL_IDP_USER_SET_PASSWORD, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<LocalIdpUserSetPassword>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        LocalIdpUserSetPasswordPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&LOCAL_IDP_USER_SET_PASSWORD, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::UserPassword>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::local_idp_user_set_password(
+                            handlers,
+                            path.silo_name,
+                            path.user_id,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&LOCAL_IDP_USER_SET_PASSWORD, reply),
+            )
+        }
     }
-    async fn saml_identity_provider_create(
+    #[allow(clippy::manual_async_fn)]
+    fn saml_identity_provider_create(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SamlIdentityProviderCreate>,
         body: runtime::RequestBody<SamlIdentityProviderCreate>,
-    ) -> ::std::result::Result<
-        runtime::Reply<SamlIdentityProviderCreate>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    SamlIdentityProviderCreatePath,
-                    runtime::NoParameters,
-                    _,
-                >(&SAML_IDENTITY_PROVIDER_CREATE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::SamlIdentityProviderCreate>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::saml_identity_provider_create(
-                        handlers,
-                        path.silo_name,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&SAML_IDENTITY_PROVIDER_CREATE, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SamlIdentityProviderCreate>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        SamlIdentityProviderCreatePath,
+                        runtime::NoParameters,
+                        _,
+                    >(&SAML_IDENTITY_PROVIDER_CREATE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::SamlIdentityProviderCreate>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::saml_identity_provider_create(
+                            handlers,
+                            path.silo_name,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&SAML_IDENTITY_PROVIDER_CREATE, reply),
+            )
+        }
     }
-    async fn saml_identity_provider_view(
+    #[allow(clippy::manual_async_fn)]
+    fn saml_identity_provider_view(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SamlIdentityProviderView>,
-    ) -> ::std::result::Result<
-        runtime::Reply<SamlIdentityProviderView>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    SamlIdentityProviderViewPath,
-                    runtime::NoParameters,
-                    _,
-                >(&SAML_IDENTITY_PROVIDER_VIEW, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::saml_identity_provider_view(
-                        handlers,
-                        path.provider_name,
-                        path.silo_name,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&SAML_IDENTITY_PROVIDER_VIEW, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SamlIdentityProviderView>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        SamlIdentityProviderViewPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&SAML_IDENTITY_PROVIDER_VIEW, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::saml_identity_provider_view(
+                            handlers,
+                            path.provider_name,
+                            path.silo_name,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&SAML_IDENTITY_PROVIDER_VIEW, reply),
+            )
+        }
     }
-    async fn silo_policy_view(
+    #[allow(clippy::manual_async_fn)]
+    fn silo_policy_view(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SiloPolicyView>,
-    ) -> ::std::result::Result<runtime::Reply<SiloPolicyView>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    SiloPolicyViewPath,
-                    runtime::NoParameters,
-                    _,
-                >(&SILO_POLICY_VIEW, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::silo_policy_view(
-                        handlers,
-                        path.silo_name,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&SILO_POLICY_VIEW, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SiloPolicyView>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        SiloPolicyViewPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&SILO_POLICY_VIEW, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::silo_policy_view(
+                            handlers,
+                            path.silo_name,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&SILO_POLICY_VIEW, reply))
+        }
     }
-    async fn silo_policy_update(
+    #[allow(clippy::manual_async_fn)]
+    fn silo_policy_update(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SiloPolicyUpdate>,
         body: runtime::RequestBody<SiloPolicyUpdate>,
-    ) -> ::std::result::Result<
-        runtime::Reply<SiloPolicyUpdate>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    SiloPolicyUpdatePath,
-                    runtime::NoParameters,
-                    _,
-                >(&SILO_POLICY_UPDATE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::SiloRolePolicy>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::silo_policy_update(
-                        handlers,
-                        path.silo_name,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&SILO_POLICY_UPDATE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SiloPolicyUpdate>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        SiloPolicyUpdatePath,
+                        runtime::NoParameters,
+                        _,
+                    >(&SILO_POLICY_UPDATE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::SiloRolePolicy>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::silo_policy_update(
+                            handlers,
+                            path.silo_name,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&SILO_POLICY_UPDATE, reply))
+        }
     }
-    async fn silo_users_list(
+    #[allow(clippy::manual_async_fn)]
+    fn silo_users_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SiloUsersList>,
-    ) -> ::std::result::Result<runtime::Reply<SiloUsersList>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    SiloUsersListPath,
-                    SiloUsersListParams,
-                    _,
-                >(&SILO_USERS_LIST, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::silo_users_list(
-                        handlers,
-                        path.silo_name,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&SILO_USERS_LIST, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SiloUsersList>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        SiloUsersListPath,
+                        SiloUsersListParams,
+                        _,
+                    >(&SILO_USERS_LIST, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::silo_users_list(
+                            handlers,
+                            path.silo_name,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&SILO_USERS_LIST, reply))
+        }
     }
-    async fn silo_user_view(
+    #[allow(clippy::manual_async_fn)]
+    fn silo_user_view(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SiloUserView>,
-    ) -> ::std::result::Result<runtime::Reply<SiloUserView>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    SiloUserViewPath,
-                    runtime::NoParameters,
-                    _,
-                >(&SILO_USER_VIEW, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::silo_user_view(
-                        handlers,
-                        path.silo_name,
-                        path.user_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&SILO_USER_VIEW, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SiloUserView>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        SiloUserViewPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&SILO_USER_VIEW, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::silo_user_view(
+                            handlers,
+                            path.silo_name,
+                            path.user_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&SILO_USER_VIEW, reply))
+        }
     }
-    async fn system_user_list(
+    #[allow(clippy::manual_async_fn)]
+    fn system_user_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SystemUserList>,
-    ) -> ::std::result::Result<runtime::Reply<SystemUserList>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    SystemUserListParams,
-                    _,
-                >(&SYSTEM_USER_LIST, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::system_user_list(
-                        handlers,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&SYSTEM_USER_LIST, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SystemUserList>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        SystemUserListParams,
+                        _,
+                    >(&SYSTEM_USER_LIST, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::system_user_list(
+                            handlers,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&SYSTEM_USER_LIST, reply))
+        }
     }
-    async fn system_user_view(
+    #[allow(clippy::manual_async_fn)]
+    fn system_user_view(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SystemUserView>,
-    ) -> ::std::result::Result<runtime::Reply<SystemUserView>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    SystemUserViewPath,
-                    runtime::NoParameters,
-                    _,
-                >(&SYSTEM_USER_VIEW, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::system_user_view(
-                        handlers,
-                        path.user_name,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&SYSTEM_USER_VIEW, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SystemUserView>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        SystemUserViewPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&SYSTEM_USER_VIEW, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::system_user_view(
+                            handlers,
+                            path.user_name,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&SYSTEM_USER_VIEW, reply))
+        }
     }
-    async fn timeseries_schema_get(
+    #[allow(clippy::manual_async_fn)]
+    fn timeseries_schema_get(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<TimeseriesSchemaGet>,
-    ) -> ::std::result::Result<
-        runtime::Reply<TimeseriesSchemaGet>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    TimeseriesSchemaGetParams,
-                    _,
-                >(&TIMESERIES_SCHEMA_GET, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::timeseries_schema_get(
-                        handlers,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&TIMESERIES_SCHEMA_GET, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<TimeseriesSchemaGet>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        TimeseriesSchemaGetParams,
+                        _,
+                    >(&TIMESERIES_SCHEMA_GET, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::timeseries_schema_get(
+                            handlers,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&TIMESERIES_SCHEMA_GET, reply))
+        }
     }
-    async fn user_list(
+    #[allow(clippy::manual_async_fn)]
+    fn user_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<UserList>,
-    ) -> ::std::result::Result<runtime::Reply<UserList>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    UserListParams,
-                    _,
-                >(&USER_LIST, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::user_list(handlers, params)
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&USER_LIST, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<runtime::Reply<UserList>, runtime::ProblemDetails>,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        UserListParams,
+                        _,
+                    >(&USER_LIST, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::user_list(
+                            handlers,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&USER_LIST, reply))
+        }
     }
-    async fn disk_list_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn disk_list_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<DiskListV1>,
-    ) -> ::std::result::Result<runtime::Reply<DiskListV1>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    DiskListV1Params,
-                    _,
-                >(&DISK_LIST_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::disk_list_v1(
-                        handlers,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&DISK_LIST_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<DiskListV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        DiskListV1Params,
+                        _,
+                    >(&DISK_LIST_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::disk_list_v1(
+                            handlers,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&DISK_LIST_V1, reply))
+        }
     }
-    async fn disk_create_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn disk_create_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<DiskCreateV1>,
         body: runtime::RequestBody<DiskCreateV1>,
-    ) -> ::std::result::Result<runtime::Reply<DiskCreateV1>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    DiskCreateV1Params,
-                    _,
-                >(&DISK_CREATE_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::DiskCreate>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::disk_create_v1(
-                        handlers,
-                        params,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&DISK_CREATE_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<DiskCreateV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        DiskCreateV1Params,
+                        _,
+                    >(&DISK_CREATE_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::DiskCreate>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::disk_create_v1(
+                            handlers,
+                            params,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&DISK_CREATE_V1, reply))
+        }
     }
-    async fn disk_view_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn disk_view_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<DiskViewV1>,
-    ) -> ::std::result::Result<runtime::Reply<DiskViewV1>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    DiskViewV1Path,
-                    DiskViewV1Params,
-                    _,
-                >(&DISK_VIEW_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::disk_view_v1(
-                        handlers,
-                        path.disk,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&DISK_VIEW_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<DiskViewV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        DiskViewV1Path,
+                        DiskViewV1Params,
+                        _,
+                    >(&DISK_VIEW_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::disk_view_v1(
+                            handlers,
+                            path.disk,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&DISK_VIEW_V1, reply))
+        }
     }
-    async fn disk_delete_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn disk_delete_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<DiskDeleteV1>,
-    ) -> ::std::result::Result<runtime::Reply<DiskDeleteV1>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    DiskDeleteV1Path,
-                    DiskDeleteV1Params,
-                    _,
-                >(&DISK_DELETE_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::disk_delete_v1(
-                        handlers,
-                        path.disk,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&DISK_DELETE_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<DiskDeleteV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        DiskDeleteV1Path,
+                        DiskDeleteV1Params,
+                        _,
+                    >(&DISK_DELETE_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::disk_delete_v1(
+                            handlers,
+                            path.disk,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&DISK_DELETE_V1, reply))
+        }
     }
-    async fn instance_list_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn instance_list_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<InstanceListV1>,
-    ) -> ::std::result::Result<runtime::Reply<InstanceListV1>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    InstanceListV1Params,
-                    _,
-                >(&INSTANCE_LIST_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::instance_list_v1(
-                        handlers,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&INSTANCE_LIST_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<InstanceListV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        InstanceListV1Params,
+                        _,
+                    >(&INSTANCE_LIST_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::instance_list_v1(
+                            handlers,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&INSTANCE_LIST_V1, reply))
+        }
     }
-    async fn instance_create_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn instance_create_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<InstanceCreateV1>,
         body: runtime::RequestBody<InstanceCreateV1>,
-    ) -> ::std::result::Result<
-        runtime::Reply<InstanceCreateV1>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    InstanceCreateV1Params,
-                    _,
-                >(&INSTANCE_CREATE_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::InstanceCreate>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::instance_create_v1(
-                        handlers,
-                        params,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&INSTANCE_CREATE_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<InstanceCreateV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        InstanceCreateV1Params,
+                        _,
+                    >(&INSTANCE_CREATE_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::InstanceCreate>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::instance_create_v1(
+                            handlers,
+                            params,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&INSTANCE_CREATE_V1, reply))
+        }
     }
-    async fn instance_view_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn instance_view_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<InstanceViewV1>,
-    ) -> ::std::result::Result<runtime::Reply<InstanceViewV1>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    InstanceViewV1Path,
-                    InstanceViewV1Params,
-                    _,
-                >(&INSTANCE_VIEW_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::instance_view_v1(
-                        handlers,
-                        path.instance,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&INSTANCE_VIEW_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<InstanceViewV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        InstanceViewV1Path,
+                        InstanceViewV1Params,
+                        _,
+                    >(&INSTANCE_VIEW_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::instance_view_v1(
+                            handlers,
+                            path.instance,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&INSTANCE_VIEW_V1, reply))
+        }
     }
-    async fn instance_delete_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn instance_delete_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<InstanceDeleteV1>,
-    ) -> ::std::result::Result<
-        runtime::Reply<InstanceDeleteV1>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    InstanceDeleteV1Path,
-                    InstanceDeleteV1Params,
-                    _,
-                >(&INSTANCE_DELETE_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::instance_delete_v1(
-                        handlers,
-                        path.instance,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&INSTANCE_DELETE_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<InstanceDeleteV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        InstanceDeleteV1Path,
+                        InstanceDeleteV1Params,
+                        _,
+                    >(&INSTANCE_DELETE_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::instance_delete_v1(
+                            handlers,
+                            path.instance,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&INSTANCE_DELETE_V1, reply))
+        }
     }
-    async fn instance_disk_list_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn instance_disk_list_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<InstanceDiskListV1>,
-    ) -> ::std::result::Result<
-        runtime::Reply<InstanceDiskListV1>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    InstanceDiskListV1Path,
-                    InstanceDiskListV1Params,
-                    _,
-                >(&INSTANCE_DISK_LIST_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::instance_disk_list_v1(
-                        handlers,
-                        path.instance,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&INSTANCE_DISK_LIST_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<InstanceDiskListV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        InstanceDiskListV1Path,
+                        InstanceDiskListV1Params,
+                        _,
+                    >(&INSTANCE_DISK_LIST_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::instance_disk_list_v1(
+                            handlers,
+                            path.instance,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&INSTANCE_DISK_LIST_V1, reply))
+        }
     }
-    async fn instance_disk_attach_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn instance_disk_attach_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<InstanceDiskAttachV1>,
         body: runtime::RequestBody<InstanceDiskAttachV1>,
-    ) -> ::std::result::Result<
-        runtime::Reply<InstanceDiskAttachV1>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    InstanceDiskAttachV1Path,
-                    InstanceDiskAttachV1Params,
-                    _,
-                >(&INSTANCE_DISK_ATTACH_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::DiskPath>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::instance_disk_attach_v1(
-                        handlers,
-                        path.instance,
-                        params,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&INSTANCE_DISK_ATTACH_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<InstanceDiskAttachV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        InstanceDiskAttachV1Path,
+                        InstanceDiskAttachV1Params,
+                        _,
+                    >(&INSTANCE_DISK_ATTACH_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::DiskPath>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::instance_disk_attach_v1(
+                            handlers,
+                            path.instance,
+                            params,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&INSTANCE_DISK_ATTACH_V1, reply))
+        }
     }
-    async fn instance_disk_detach_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn instance_disk_detach_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<InstanceDiskDetachV1>,
         body: runtime::RequestBody<InstanceDiskDetachV1>,
-    ) -> ::std::result::Result<
-        runtime::Reply<InstanceDiskDetachV1>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    InstanceDiskDetachV1Path,
-                    InstanceDiskDetachV1Params,
-                    _,
-                >(&INSTANCE_DISK_DETACH_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::DiskPath>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::instance_disk_detach_v1(
-                        handlers,
-                        path.instance,
-                        params,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&INSTANCE_DISK_DETACH_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<InstanceDiskDetachV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        InstanceDiskDetachV1Path,
+                        InstanceDiskDetachV1Params,
+                        _,
+                    >(&INSTANCE_DISK_DETACH_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::DiskPath>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::instance_disk_detach_v1(
+                            handlers,
+                            path.instance,
+                            params,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&INSTANCE_DISK_DETACH_V1, reply))
+        }
     }
-    async fn instance_migrate_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn instance_migrate_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<InstanceMigrateV1>,
         body: runtime::RequestBody<InstanceMigrateV1>,
-    ) -> ::std::result::Result<
-        runtime::Reply<InstanceMigrateV1>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    InstanceMigrateV1Path,
-                    InstanceMigrateV1Params,
-                    _,
-                >(&INSTANCE_MIGRATE_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::InstanceMigrate>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::instance_migrate_v1(
-                        handlers,
-                        path.instance,
-                        params,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&INSTANCE_MIGRATE_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<InstanceMigrateV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        InstanceMigrateV1Path,
+                        InstanceMigrateV1Params,
+                        _,
+                    >(&INSTANCE_MIGRATE_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::InstanceMigrate>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::instance_migrate_v1(
+                            handlers,
+                            path.instance,
+                            params,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&INSTANCE_MIGRATE_V1, reply))
+        }
     }
-    async fn instance_reboot_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn instance_reboot_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<InstanceRebootV1>,
-    ) -> ::std::result::Result<
-        runtime::Reply<InstanceRebootV1>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    InstanceRebootV1Path,
-                    InstanceRebootV1Params,
-                    _,
-                >(&INSTANCE_REBOOT_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::instance_reboot_v1(
-                        handlers,
-                        path.instance,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&INSTANCE_REBOOT_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<InstanceRebootV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        InstanceRebootV1Path,
+                        InstanceRebootV1Params,
+                        _,
+                    >(&INSTANCE_REBOOT_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::instance_reboot_v1(
+                            handlers,
+                            path.instance,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&INSTANCE_REBOOT_V1, reply))
+        }
     }
-    async fn instance_serial_console_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn instance_serial_console_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<InstanceSerialConsoleV1>,
-    ) -> ::std::result::Result<
-        runtime::Reply<InstanceSerialConsoleV1>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    InstanceSerialConsoleV1Path,
-                    InstanceSerialConsoleV1Params,
-                    _,
-                >(&INSTANCE_SERIAL_CONSOLE_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::instance_serial_console_v1(
-                        handlers,
-                        path.instance,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&INSTANCE_SERIAL_CONSOLE_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<InstanceSerialConsoleV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        InstanceSerialConsoleV1Path,
+                        InstanceSerialConsoleV1Params,
+                        _,
+                    >(&INSTANCE_SERIAL_CONSOLE_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::instance_serial_console_v1(
+                            handlers,
+                            path.instance,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&INSTANCE_SERIAL_CONSOLE_V1, reply),
+            )
+        }
     }
-    async fn instance_serial_console_stream_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn instance_serial_console_stream_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<InstanceSerialConsoleStreamV1>,
         handshake: runtime::Handshake,
-    ) -> ::std::result::Result<
-        runtime::Reply<InstanceSerialConsoleStreamV1>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    InstanceSerialConsoleStreamV1Path,
-                    InstanceSerialConsoleStreamV1Params,
-                    _,
-                >(&INSTANCE_SERIAL_CONSOLE_STREAM_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let upgrade = match handshake.upgrade() {
-                    ::std::result::Result::Ok(upgrade) => upgrade,
-                    ::std::result::Result::Err((status, problem)) => {
-                        return runtime::Reply::problem(status, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::instance_serial_console_stream_v1(
-                        handlers,
-                        path.instance,
-                        params,
-                        upgrade,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&INSTANCE_SERIAL_CONSOLE_STREAM_V1, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<InstanceSerialConsoleStreamV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        InstanceSerialConsoleStreamV1Path,
+                        InstanceSerialConsoleStreamV1Params,
+                        _,
+                    >(&INSTANCE_SERIAL_CONSOLE_STREAM_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let upgrade = match handshake.upgrade() {
+                        ::std::result::Result::Ok(upgrade) => upgrade,
+                        ::std::result::Result::Err((status, problem)) => {
+                            return runtime::Reply::problem(status, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::instance_serial_console_stream_v1(
+                            handlers,
+                            path.instance,
+                            params,
+                            upgrade,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&INSTANCE_SERIAL_CONSOLE_STREAM_V1, reply),
+            )
+        }
     }
-    async fn instance_start_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn instance_start_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<InstanceStartV1>,
-    ) -> ::std::result::Result<
-        runtime::Reply<InstanceStartV1>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    InstanceStartV1Path,
-                    InstanceStartV1Params,
-                    _,
-                >(&INSTANCE_START_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::instance_start_v1(
-                        handlers,
-                        path.instance,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&INSTANCE_START_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<InstanceStartV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        InstanceStartV1Path,
+                        InstanceStartV1Params,
+                        _,
+                    >(&INSTANCE_START_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::instance_start_v1(
+                            handlers,
+                            path.instance,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&INSTANCE_START_V1, reply))
+        }
     }
-    async fn instance_stop_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn instance_stop_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<InstanceStopV1>,
-    ) -> ::std::result::Result<runtime::Reply<InstanceStopV1>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    InstanceStopV1Path,
-                    InstanceStopV1Params,
-                    _,
-                >(&INSTANCE_STOP_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::instance_stop_v1(
-                        handlers,
-                        path.instance,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&INSTANCE_STOP_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<InstanceStopV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        InstanceStopV1Path,
+                        InstanceStopV1Params,
+                        _,
+                    >(&INSTANCE_STOP_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::instance_stop_v1(
+                            handlers,
+                            path.instance,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&INSTANCE_STOP_V1, reply))
+        }
     }
-    async fn organization_list_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn organization_list_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<OrganizationListV1>,
-    ) -> ::std::result::Result<
-        runtime::Reply<OrganizationListV1>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    OrganizationListV1Params,
-                    _,
-                >(&ORGANIZATION_LIST_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::organization_list_v1(
-                        handlers,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&ORGANIZATION_LIST_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<OrganizationListV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        OrganizationListV1Params,
+                        _,
+                    >(&ORGANIZATION_LIST_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::organization_list_v1(
+                            handlers,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&ORGANIZATION_LIST_V1, reply))
+        }
     }
-    async fn organization_create_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn organization_create_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<OrganizationCreateV1>,
-    ) -> ::std::result::Result<
-        runtime::Reply<OrganizationCreateV1>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body
-                    .decode::<types::OrganizationCreate>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::organization_create_v1(
-                        handlers,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&ORGANIZATION_CREATE_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<OrganizationCreateV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body
+                        .decode::<types::OrganizationCreate>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::organization_create_v1(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&ORGANIZATION_CREATE_V1, reply))
+        }
     }
-    async fn organization_view_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn organization_view_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<OrganizationViewV1>,
-    ) -> ::std::result::Result<
-        runtime::Reply<OrganizationViewV1>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    OrganizationViewV1Path,
-                    runtime::NoParameters,
-                    _,
-                >(&ORGANIZATION_VIEW_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::organization_view_v1(
-                        handlers,
-                        path.organization,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&ORGANIZATION_VIEW_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<OrganizationViewV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        OrganizationViewV1Path,
+                        runtime::NoParameters,
+                        _,
+                    >(&ORGANIZATION_VIEW_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::organization_view_v1(
+                            handlers,
+                            path.organization,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&ORGANIZATION_VIEW_V1, reply))
+        }
     }
-    async fn organization_update_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn organization_update_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<OrganizationUpdateV1>,
         body: runtime::RequestBody<OrganizationUpdateV1>,
-    ) -> ::std::result::Result<
-        runtime::Reply<OrganizationUpdateV1>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    OrganizationUpdateV1Path,
-                    runtime::NoParameters,
-                    _,
-                >(&ORGANIZATION_UPDATE_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::OrganizationUpdate>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::organization_update_v1(
-                        handlers,
-                        path.organization,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&ORGANIZATION_UPDATE_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<OrganizationUpdateV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        OrganizationUpdateV1Path,
+                        runtime::NoParameters,
+                        _,
+                    >(&ORGANIZATION_UPDATE_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::OrganizationUpdate>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::organization_update_v1(
+                            handlers,
+                            path.organization,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&ORGANIZATION_UPDATE_V1, reply))
+        }
     }
-    async fn organization_delete_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn organization_delete_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<OrganizationDeleteV1>,
-    ) -> ::std::result::Result<
-        runtime::Reply<OrganizationDeleteV1>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    OrganizationDeleteV1Path,
-                    runtime::NoParameters,
-                    _,
-                >(&ORGANIZATION_DELETE_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::organization_delete_v1(
-                        handlers,
-                        path.organization,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&ORGANIZATION_DELETE_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<OrganizationDeleteV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        OrganizationDeleteV1Path,
+                        runtime::NoParameters,
+                        _,
+                    >(&ORGANIZATION_DELETE_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::organization_delete_v1(
+                            handlers,
+                            path.organization,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&ORGANIZATION_DELETE_V1, reply))
+        }
     }
-    async fn organization_policy_view_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn organization_policy_view_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<OrganizationPolicyViewV1>,
-    ) -> ::std::result::Result<
-        runtime::Reply<OrganizationPolicyViewV1>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    OrganizationPolicyViewV1Path,
-                    runtime::NoParameters,
-                    _,
-                >(&ORGANIZATION_POLICY_VIEW_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::organization_policy_view_v1(
-                        handlers,
-                        path.organization,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&ORGANIZATION_POLICY_VIEW_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<OrganizationPolicyViewV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        OrganizationPolicyViewV1Path,
+                        runtime::NoParameters,
+                        _,
+                    >(&ORGANIZATION_POLICY_VIEW_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::organization_policy_view_v1(
+                            handlers,
+                            path.organization,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&ORGANIZATION_POLICY_VIEW_V1, reply),
+            )
+        }
     }
-    async fn organization_policy_update_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn organization_policy_update_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<OrganizationPolicyUpdateV1>,
         body: runtime::RequestBody<OrganizationPolicyUpdateV1>,
-    ) -> ::std::result::Result<
-        runtime::Reply<OrganizationPolicyUpdateV1>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    OrganizationPolicyUpdateV1Path,
-                    runtime::NoParameters,
-                    _,
-                >(&ORGANIZATION_POLICY_UPDATE_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::OrganizationRolePolicy>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::organization_policy_update_v1(
-                        handlers,
-                        path.organization,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&ORGANIZATION_POLICY_UPDATE_V1, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<OrganizationPolicyUpdateV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        OrganizationPolicyUpdateV1Path,
+                        runtime::NoParameters,
+                        _,
+                    >(&ORGANIZATION_POLICY_UPDATE_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::OrganizationRolePolicy>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::organization_policy_update_v1(
+                            handlers,
+                            path.organization,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&ORGANIZATION_POLICY_UPDATE_V1, reply),
+            )
+        }
     }
-    async fn project_list_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn project_list_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ProjectListV1>,
-    ) -> ::std::result::Result<runtime::Reply<ProjectListV1>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    ProjectListV1Params,
-                    _,
-                >(&PROJECT_LIST_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::project_list_v1(
-                        handlers,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&PROJECT_LIST_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ProjectListV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        ProjectListV1Params,
+                        _,
+                    >(&PROJECT_LIST_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::project_list_v1(
+                            handlers,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&PROJECT_LIST_V1, reply))
+        }
     }
-    async fn project_create_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn project_create_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ProjectCreateV1>,
         body: runtime::RequestBody<ProjectCreateV1>,
-    ) -> ::std::result::Result<
-        runtime::Reply<ProjectCreateV1>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    ProjectCreateV1Params,
-                    _,
-                >(&PROJECT_CREATE_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::ProjectCreate>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::project_create_v1(
-                        handlers,
-                        params,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&PROJECT_CREATE_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ProjectCreateV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        ProjectCreateV1Params,
+                        _,
+                    >(&PROJECT_CREATE_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::ProjectCreate>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::project_create_v1(
+                            handlers,
+                            params,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&PROJECT_CREATE_V1, reply))
+        }
     }
-    async fn project_view_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn project_view_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ProjectViewV1>,
-    ) -> ::std::result::Result<runtime::Reply<ProjectViewV1>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    ProjectViewV1Path,
-                    ProjectViewV1Params,
-                    _,
-                >(&PROJECT_VIEW_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::project_view_v1(
-                        handlers,
-                        path.project,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&PROJECT_VIEW_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ProjectViewV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        ProjectViewV1Path,
+                        ProjectViewV1Params,
+                        _,
+                    >(&PROJECT_VIEW_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::project_view_v1(
+                            handlers,
+                            path.project,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&PROJECT_VIEW_V1, reply))
+        }
     }
-    async fn project_update_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn project_update_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ProjectUpdateV1>,
         body: runtime::RequestBody<ProjectUpdateV1>,
-    ) -> ::std::result::Result<
-        runtime::Reply<ProjectUpdateV1>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    ProjectUpdateV1Path,
-                    ProjectUpdateV1Params,
-                    _,
-                >(&PROJECT_UPDATE_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::ProjectUpdate>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::project_update_v1(
-                        handlers,
-                        path.project,
-                        params,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&PROJECT_UPDATE_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ProjectUpdateV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        ProjectUpdateV1Path,
+                        ProjectUpdateV1Params,
+                        _,
+                    >(&PROJECT_UPDATE_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::ProjectUpdate>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::project_update_v1(
+                            handlers,
+                            path.project,
+                            params,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&PROJECT_UPDATE_V1, reply))
+        }
     }
-    async fn project_delete_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn project_delete_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ProjectDeleteV1>,
-    ) -> ::std::result::Result<
-        runtime::Reply<ProjectDeleteV1>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    ProjectDeleteV1Path,
-                    ProjectDeleteV1Params,
-                    _,
-                >(&PROJECT_DELETE_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::project_delete_v1(
-                        handlers,
-                        path.project,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&PROJECT_DELETE_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ProjectDeleteV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        ProjectDeleteV1Path,
+                        ProjectDeleteV1Params,
+                        _,
+                    >(&PROJECT_DELETE_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::project_delete_v1(
+                            handlers,
+                            path.project,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&PROJECT_DELETE_V1, reply))
+        }
     }
-    async fn project_policy_view_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn project_policy_view_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ProjectPolicyViewV1>,
-    ) -> ::std::result::Result<
-        runtime::Reply<ProjectPolicyViewV1>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    ProjectPolicyViewV1Path,
-                    ProjectPolicyViewV1Params,
-                    _,
-                >(&PROJECT_POLICY_VIEW_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::project_policy_view_v1(
-                        handlers,
-                        path.project,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&PROJECT_POLICY_VIEW_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ProjectPolicyViewV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        ProjectPolicyViewV1Path,
+                        ProjectPolicyViewV1Params,
+                        _,
+                    >(&PROJECT_POLICY_VIEW_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::project_policy_view_v1(
+                            handlers,
+                            path.project,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&PROJECT_POLICY_VIEW_V1, reply))
+        }
     }
-    async fn project_policy_update_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn project_policy_update_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ProjectPolicyUpdateV1>,
         body: runtime::RequestBody<ProjectPolicyUpdateV1>,
-    ) -> ::std::result::Result<
-        runtime::Reply<ProjectPolicyUpdateV1>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    ProjectPolicyUpdateV1Path,
-                    ProjectPolicyUpdateV1Params,
-                    _,
-                >(&PROJECT_POLICY_UPDATE_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::ProjectRolePolicy>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::project_policy_update_v1(
-                        handlers,
-                        path.project,
-                        params,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&PROJECT_POLICY_UPDATE_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ProjectPolicyUpdateV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        ProjectPolicyUpdateV1Path,
+                        ProjectPolicyUpdateV1Params,
+                        _,
+                    >(&PROJECT_POLICY_UPDATE_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::ProjectRolePolicy>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::project_policy_update_v1(
+                            handlers,
+                            path.project,
+                            params,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&PROJECT_POLICY_UPDATE_V1, reply))
+        }
     }
-    async fn system_component_version_list(
+    #[allow(clippy::manual_async_fn)]
+    fn system_component_version_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SystemComponentVersionList>,
-    ) -> ::std::result::Result<
-        runtime::Reply<SystemComponentVersionList>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    SystemComponentVersionListParams,
-                    _,
-                >(&SYSTEM_COMPONENT_VERSION_LIST, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::system_component_version_list(
-                        handlers,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&SYSTEM_COMPONENT_VERSION_LIST, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SystemComponentVersionList>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        SystemComponentVersionListParams,
+                        _,
+                    >(&SYSTEM_COMPONENT_VERSION_LIST, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::system_component_version_list(
+                            handlers,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&SYSTEM_COMPONENT_VERSION_LIST, reply),
+            )
+        }
     }
-    async fn update_deployments_list(
+    #[allow(clippy::manual_async_fn)]
+    fn update_deployments_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<UpdateDeploymentsList>,
-    ) -> ::std::result::Result<
-        runtime::Reply<UpdateDeploymentsList>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    UpdateDeploymentsListParams,
-                    _,
-                >(&UPDATE_DEPLOYMENTS_LIST, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::update_deployments_list(
-                        handlers,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&UPDATE_DEPLOYMENTS_LIST, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<UpdateDeploymentsList>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        UpdateDeploymentsListParams,
+                        _,
+                    >(&UPDATE_DEPLOYMENTS_LIST, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::update_deployments_list(
+                            handlers,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&UPDATE_DEPLOYMENTS_LIST, reply))
+        }
     }
-    async fn update_deployment_view(
+    #[allow(clippy::manual_async_fn)]
+    fn update_deployment_view(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<UpdateDeploymentView>,
-    ) -> ::std::result::Result<
-        runtime::Reply<UpdateDeploymentView>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    UpdateDeploymentViewPath,
-                    runtime::NoParameters,
-                    _,
-                >(&UPDATE_DEPLOYMENT_VIEW, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::update_deployment_view(
-                        handlers,
-                        path.id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&UPDATE_DEPLOYMENT_VIEW, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<UpdateDeploymentView>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        UpdateDeploymentViewPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&UPDATE_DEPLOYMENT_VIEW, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::update_deployment_view(
+                            handlers,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&UPDATE_DEPLOYMENT_VIEW, reply))
+        }
     }
-    async fn system_update_refresh(
+    #[allow(clippy::manual_async_fn)]
+    fn system_update_refresh(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<
-        runtime::Reply<SystemUpdateRefresh>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::system_update_refresh(
-                        handlers,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&SYSTEM_UPDATE_REFRESH, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SystemUpdateRefresh>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::system_update_refresh(
+                            handlers,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&SYSTEM_UPDATE_REFRESH, reply))
+        }
     }
-    async fn system_update_start(
+    #[allow(clippy::manual_async_fn)]
+    fn system_update_start(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<SystemUpdateStart>,
-    ) -> ::std::result::Result<
-        runtime::Reply<SystemUpdateStart>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body
-                    .decode::<types::SystemUpdateStart>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::system_update_start(
-                        handlers,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&SYSTEM_UPDATE_START, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SystemUpdateStart>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body
+                        .decode::<types::SystemUpdateStart>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::system_update_start(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&SYSTEM_UPDATE_START, reply))
+        }
     }
-    async fn system_update_stop(
+    #[allow(clippy::manual_async_fn)]
+    fn system_update_stop(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<
-        runtime::Reply<SystemUpdateStop>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::system_update_stop(
-                        handlers,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&SYSTEM_UPDATE_STOP, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SystemUpdateStop>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::system_update_stop(
+                            handlers,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&SYSTEM_UPDATE_STOP, reply))
+        }
     }
-    async fn system_update_list(
+    #[allow(clippy::manual_async_fn)]
+    fn system_update_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SystemUpdateList>,
-    ) -> ::std::result::Result<
-        runtime::Reply<SystemUpdateList>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    SystemUpdateListParams,
-                    _,
-                >(&SYSTEM_UPDATE_LIST, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::system_update_list(
-                        handlers,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&SYSTEM_UPDATE_LIST, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SystemUpdateList>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        SystemUpdateListParams,
+                        _,
+                    >(&SYSTEM_UPDATE_LIST, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::system_update_list(
+                            handlers,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&SYSTEM_UPDATE_LIST, reply))
+        }
     }
-    async fn system_update_view(
+    #[allow(clippy::manual_async_fn)]
+    fn system_update_view(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SystemUpdateView>,
-    ) -> ::std::result::Result<
-        runtime::Reply<SystemUpdateView>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    SystemUpdateViewPath,
-                    runtime::NoParameters,
-                    _,
-                >(&SYSTEM_UPDATE_VIEW, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::system_update_view(
-                        handlers,
-                        path.version,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&SYSTEM_UPDATE_VIEW, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SystemUpdateView>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        SystemUpdateViewPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&SYSTEM_UPDATE_VIEW, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::system_update_view(
+                            handlers,
+                            path.version,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&SYSTEM_UPDATE_VIEW, reply))
+        }
     }
-    async fn system_update_components_list(
+    #[allow(clippy::manual_async_fn)]
+    fn system_update_components_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SystemUpdateComponentsList>,
-    ) -> ::std::result::Result<
-        runtime::Reply<SystemUpdateComponentsList>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    SystemUpdateComponentsListPath,
-                    runtime::NoParameters,
-                    _,
-                >(&SYSTEM_UPDATE_COMPONENTS_LIST, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::system_update_components_list(
-                        handlers,
-                        path.version,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&SYSTEM_UPDATE_COMPONENTS_LIST, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SystemUpdateComponentsList>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        SystemUpdateComponentsListPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&SYSTEM_UPDATE_COMPONENTS_LIST, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::system_update_components_list(
+                            handlers,
+                            path.version,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&SYSTEM_UPDATE_COMPONENTS_LIST, reply),
+            )
+        }
     }
-    async fn system_version(
+    #[allow(clippy::manual_async_fn)]
+    fn system_version(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<runtime::Reply<SystemVersion>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                #[allow(deprecated)]
-                let response = <H as OxideRegionApiHandlers>::system_version(handlers)
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&SYSTEM_VERSION, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SystemVersion>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    #[allow(deprecated)]
+                    let response = <H as OxideRegionApiHandlers>::system_version(
+                            handlers,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&SYSTEM_VERSION, reply))
+        }
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,

@@ -25532,3057 +25532,3605 @@ Remove a webhook*/
 pub struct StrictServer<H>(::std::marker::PhantomData<H>);
 impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     type Context = H;
-    async fn get_articles(
+    #[allow(clippy::manual_async_fn)]
+    fn get_articles(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetArticles>,
-    ) -> ::std::result::Result<runtime::Reply<GetArticles>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    GetArticlesParams,
-                    _,
-                >(&GET_ARTICLES, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_articles(handlers, params)
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_ARTICLES, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetArticles>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        GetArticlesParams,
+                        _,
+                    >(&GET_ARTICLES, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_articles(handlers, params)
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_ARTICLES, reply))
+        }
     }
-    async fn get_articles_categories(
+    #[allow(clippy::manual_async_fn)]
+    fn get_articles_categories(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetArticlesCategories>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_articles_categories(handlers)
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_ARTICLES_CATEGORIES, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetArticlesCategories>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_articles_categories(
+                            handlers,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_ARTICLES_CATEGORIES, reply))
+        }
     }
-    async fn get_categories(
+    #[allow(clippy::manual_async_fn)]
+    fn get_categories(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<runtime::Reply<GetCategories>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_categories(handlers).await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_CATEGORIES, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetCategories>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_categories(handlers).await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_CATEGORIES, reply))
+        }
     }
-    async fn get_categories_by_product_type_by_category(
+    #[allow(clippy::manual_async_fn)]
+    fn get_categories_by_product_type_by_category(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetCategoriesByProductTypeByCategory>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetCategoriesByProductTypeByCategory>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    GetCategoriesByProductTypeByCategoryPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_CATEGORIES_BY_PRODUCT_TYPE_BY_CATEGORY, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_categories_by_product_type_by_category(
-                        handlers,
-                        path.product_type,
-                        path.category,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_CATEGORIES_BY_PRODUCT_TYPE_BY_CATEGORY, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetCategoriesByProductTypeByCategory>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        GetCategoriesByProductTypeByCategoryPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_CATEGORIES_BY_PRODUCT_TYPE_BY_CATEGORY, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_categories_by_product_type_by_category(
+                            handlers,
+                            path.product_type,
+                            path.category,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_CATEGORIES_BY_PRODUCT_TYPE_BY_CATEGORY, reply),
+            )
+        }
     }
-    async fn get_comparison_shopping_pages(
+    #[allow(clippy::manual_async_fn)]
+    fn get_comparison_shopping_pages(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetComparisonShoppingPages>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_comparison_shopping_pages(
-                        handlers,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_COMPARISON_SHOPPING_PAGES, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetComparisonShoppingPages>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_comparison_shopping_pages(
+                            handlers,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_COMPARISON_SHOPPING_PAGES, reply),
+            )
+        }
     }
-    async fn get_comparison_shopping_pages_by_id(
+    #[allow(clippy::manual_async_fn)]
+    fn get_comparison_shopping_pages_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetComparisonShoppingPagesById>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetComparisonShoppingPagesById>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    GetComparisonShoppingPagesByIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_COMPARISON_SHOPPING_PAGES_BY_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_comparison_shopping_pages_by_id(
-                        handlers,
-                        path.id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_COMPARISON_SHOPPING_PAGES_BY_ID, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetComparisonShoppingPagesById>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        GetComparisonShoppingPagesByIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_COMPARISON_SHOPPING_PAGES_BY_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_comparison_shopping_pages_by_id(
+                            handlers,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_COMPARISON_SHOPPING_PAGES_BY_ID, reply),
+            )
+        }
     }
-    async fn get_comparison_shopping_pages_by_id_listings(
+    #[allow(clippy::manual_async_fn)]
+    fn get_comparison_shopping_pages_by_id_listings(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetComparisonShoppingPagesByIdListings>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetComparisonShoppingPagesByIdListings>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    GetComparisonShoppingPagesByIdListingsPath,
-                    GetComparisonShoppingPagesByIdListingsParams,
-                    _,
-                >(&GET_COMPARISON_SHOPPING_PAGES_BY_ID_LISTINGS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_comparison_shopping_pages_by_id_listings(
-                        handlers,
-                        path.id,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_COMPARISON_SHOPPING_PAGES_BY_ID_LISTINGS, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetComparisonShoppingPagesByIdListings>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        GetComparisonShoppingPagesByIdListingsPath,
+                        GetComparisonShoppingPagesByIdListingsParams,
+                        _,
+                    >(&GET_COMPARISON_SHOPPING_PAGES_BY_ID_LISTINGS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_comparison_shopping_pages_by_id_listings(
+                            handlers,
+                            path.id,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_COMPARISON_SHOPPING_PAGES_BY_ID_LISTINGS, reply),
+            )
+        }
     }
-    async fn get_comparison_shopping_pages_by_id_reviews(
+    #[allow(clippy::manual_async_fn)]
+    fn get_comparison_shopping_pages_by_id_reviews(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetComparisonShoppingPagesByIdReviews>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetComparisonShoppingPagesByIdReviews>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    GetComparisonShoppingPagesByIdReviewsPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_COMPARISON_SHOPPING_PAGES_BY_ID_REVIEWS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_comparison_shopping_pages_by_id_reviews(
-                        handlers,
-                        path.id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_COMPARISON_SHOPPING_PAGES_BY_ID_REVIEWS, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetComparisonShoppingPagesByIdReviews>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        GetComparisonShoppingPagesByIdReviewsPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_COMPARISON_SHOPPING_PAGES_BY_ID_REVIEWS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_comparison_shopping_pages_by_id_reviews(
+                            handlers,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_COMPARISON_SHOPPING_PAGES_BY_ID_REVIEWS, reply),
+            )
+        }
     }
-    async fn post_conversations_by_conversation_id_offer(
+    #[allow(clippy::manual_async_fn)]
+    fn post_conversations_by_conversation_id_offer(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<PostConversationsByConversationIdOffer>,
         body: runtime::RequestBody<PostConversationsByConversationIdOffer>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PostConversationsByConversationIdOffer>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        POST_CONVERSATIONS_BY_CONVERSATION_ID_OFFER.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    PostConversationsByConversationIdOfferPath,
-                    runtime::NoParameters,
-                    _,
-                >(&POST_CONVERSATIONS_BY_CONVERSATION_ID_OFFER, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::PostConversationsByConversationIdOfferRequestBody>()
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::post_conversations_by_conversation_id_offer(
-                        handlers,
-                        &caller,
-                        path.conversation_id,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&POST_CONVERSATIONS_BY_CONVERSATION_ID_OFFER, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostConversationsByConversationIdOffer>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            POST_CONVERSATIONS_BY_CONVERSATION_ID_OFFER.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        PostConversationsByConversationIdOfferPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&POST_CONVERSATIONS_BY_CONVERSATION_ID_OFFER, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<
+                            types::PostConversationsByConversationIdOfferRequestBody,
+                        >()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::post_conversations_by_conversation_id_offer(
+                            handlers,
+                            &caller,
+                            path.conversation_id,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&POST_CONVERSATIONS_BY_CONVERSATION_ID_OFFER, reply),
+            )
+        }
     }
-    async fn get_countries(
+    #[allow(clippy::manual_async_fn)]
+    fn get_countries(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<runtime::Reply<GetCountries>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_countries(handlers).await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_COUNTRIES, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetCountries>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_countries(handlers).await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_COUNTRIES, reply))
+        }
     }
-    async fn get_csps(
+    #[allow(clippy::manual_async_fn)]
+    fn get_csps(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<runtime::Reply<GetCsps>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_csps(handlers).await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_CSPS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<runtime::Reply<GetCsps>, runtime::ProblemDetails>,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_csps(handlers).await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_CSPS, reply))
+        }
     }
-    async fn get_csps_by_id(
+    #[allow(clippy::manual_async_fn)]
+    fn get_csps_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetCspsById>,
-    ) -> ::std::result::Result<runtime::Reply<GetCspsById>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    GetCspsByIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_CSPS_BY_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_csps_by_id(handlers, path.id)
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_CSPS_BY_ID, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetCspsById>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        GetCspsByIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_CSPS_BY_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_csps_by_id(
+                            handlers,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_CSPS_BY_ID, reply))
+        }
     }
-    async fn get_curated_sets_by_slug(
+    #[allow(clippy::manual_async_fn)]
+    fn get_curated_sets_by_slug(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetCuratedSetsBySlug>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetCuratedSetsBySlug>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    GetCuratedSetsBySlugPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_CURATED_SETS_BY_SLUG, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_curated_sets_by_slug(
-                        handlers,
-                        path.slug,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_CURATED_SETS_BY_SLUG, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetCuratedSetsBySlug>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        GetCuratedSetsBySlugPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_CURATED_SETS_BY_SLUG, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_curated_sets_by_slug(
+                            handlers,
+                            path.slug,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_CURATED_SETS_BY_SLUG, reply))
+        }
     }
-    async fn get_currencies_display(
+    #[allow(clippy::manual_async_fn)]
+    fn get_currencies_display(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetCurrenciesDisplay>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_currencies_display(handlers)
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_CURRENCIES_DISPLAY, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetCurrenciesDisplay>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_currencies_display(
+                            handlers,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_CURRENCIES_DISPLAY, reply))
+        }
     }
-    async fn get_currencies_listing(
+    #[allow(clippy::manual_async_fn)]
+    fn get_currencies_listing(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetCurrenciesListing>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_currencies_listing(handlers)
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_CURRENCIES_LISTING, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetCurrenciesListing>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_currencies_listing(
+                            handlers,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_CURRENCIES_LISTING, reply))
+        }
     }
-    async fn get_feedback_by_feedback_id(
+    #[allow(clippy::manual_async_fn)]
+    fn get_feedback_by_feedback_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetFeedbackByFeedbackId>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetFeedbackByFeedbackId>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    GetFeedbackByFeedbackIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_FEEDBACK_BY_FEEDBACK_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_feedback_by_feedback_id(
-                        handlers,
-                        path.feedback_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_FEEDBACK_BY_FEEDBACK_ID, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetFeedbackByFeedbackId>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        GetFeedbackByFeedbackIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_FEEDBACK_BY_FEEDBACK_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_feedback_by_feedback_id(
+                            handlers,
+                            path.feedback_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_FEEDBACK_BY_FEEDBACK_ID, reply),
+            )
+        }
     }
-    async fn get_handpicked_by_slug(
+    #[allow(clippy::manual_async_fn)]
+    fn get_handpicked_by_slug(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetHandpickedBySlug>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetHandpickedBySlug>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    GetHandpickedBySlugPath,
-                    GetHandpickedBySlugParams,
-                    _,
-                >(&GET_HANDPICKED_BY_SLUG, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_handpicked_by_slug(
-                        handlers,
-                        path.slug,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_HANDPICKED_BY_SLUG, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetHandpickedBySlug>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        GetHandpickedBySlugPath,
+                        GetHandpickedBySlugParams,
+                        _,
+                    >(&GET_HANDPICKED_BY_SLUG, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_handpicked_by_slug(
+                            handlers,
+                            path.slug,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_HANDPICKED_BY_SLUG, reply))
+        }
     }
-    async fn get_listing_conditions(
+    #[allow(clippy::manual_async_fn)]
+    fn get_listing_conditions(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetListingConditions>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_listing_conditions(handlers)
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_LISTING_CONDITIONS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetListingConditions>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_listing_conditions(
+                            handlers,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_LISTING_CONDITIONS, reply))
+        }
     }
-    async fn get_listings(
+    #[allow(clippy::manual_async_fn)]
+    fn get_listings(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetListings>,
-    ) -> ::std::result::Result<runtime::Reply<GetListings>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    GetListingsParams,
-                    _,
-                >(&GET_LISTINGS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_listings(handlers, params)
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_LISTINGS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetListings>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        GetListingsParams,
+                        _,
+                    >(&GET_LISTINGS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_listings(handlers, params)
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_LISTINGS, reply))
+        }
     }
-    async fn post_listings(
+    #[allow(clippy::manual_async_fn)]
+    fn post_listings(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<PostListings>,
-    ) -> ::std::result::Result<runtime::Reply<PostListings>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        POST_LISTINGS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let body = match body.decode::<types::PostListingsRequestBody>() {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::post_listings(
-                        handlers,
-                        &caller,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&POST_LISTINGS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostListings>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            POST_LISTINGS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let body = match body.decode::<types::PostListingsRequestBody>() {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::post_listings(
+                            handlers,
+                            &caller,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&POST_LISTINGS, reply))
+        }
     }
-    async fn get_listings_by_id_negotiation(
+    #[allow(clippy::manual_async_fn)]
+    fn get_listings_by_id_negotiation(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetListingsByIdNegotiation>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetListingsByIdNegotiation>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_LISTINGS_BY_ID_NEGOTIATION.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetListingsByIdNegotiationPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_LISTINGS_BY_ID_NEGOTIATION, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_listings_by_id_negotiation(
-                        handlers,
-                        &caller,
-                        path.id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_LISTINGS_BY_ID_NEGOTIATION, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetListingsByIdNegotiation>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_LISTINGS_BY_ID_NEGOTIATION.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetListingsByIdNegotiationPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_LISTINGS_BY_ID_NEGOTIATION, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_listings_by_id_negotiation(
+                            handlers,
+                            &caller,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_LISTINGS_BY_ID_NEGOTIATION, reply),
+            )
+        }
     }
-    async fn post_listings_by_id_offer(
+    #[allow(clippy::manual_async_fn)]
+    fn post_listings_by_id_offer(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<PostListingsByIdOffer>,
         body: runtime::RequestBody<PostListingsByIdOffer>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PostListingsByIdOffer>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        POST_LISTINGS_BY_ID_OFFER.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    PostListingsByIdOfferPath,
-                    runtime::NoParameters,
-                    _,
-                >(&POST_LISTINGS_BY_ID_OFFER, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body.decode::<types::PostListingsByIdOfferRequestBody>()
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::post_listings_by_id_offer(
-                        handlers,
-                        &caller,
-                        path.id,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&POST_LISTINGS_BY_ID_OFFER, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostListingsByIdOffer>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            POST_LISTINGS_BY_ID_OFFER.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        PostListingsByIdOfferPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&POST_LISTINGS_BY_ID_OFFER, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::PostListingsByIdOfferRequestBody>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::post_listings_by_id_offer(
+                            handlers,
+                            &caller,
+                            path.id,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&POST_LISTINGS_BY_ID_OFFER, reply),
+            )
+        }
     }
-    async fn get_my_account(
+    #[allow(clippy::manual_async_fn)]
+    fn get_my_account(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<runtime::Reply<GetMyAccount>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_MY_ACCOUNT.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_my_account(handlers, &caller)
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_MY_ACCOUNT, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetMyAccount>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_MY_ACCOUNT.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_my_account(
+                            handlers,
+                            &caller,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_MY_ACCOUNT, reply))
+        }
     }
-    async fn put_my_account(
+    #[allow(clippy::manual_async_fn)]
+    fn put_my_account(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<PutMyAccount>,
-    ) -> ::std::result::Result<runtime::Reply<PutMyAccount>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        PUT_MY_ACCOUNT.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let body = match body.decode::<types::PutMyAccountRequestBody>() {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::put_my_account(
-                        handlers,
-                        &caller,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&PUT_MY_ACCOUNT, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PutMyAccount>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            PUT_MY_ACCOUNT.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let body = match body.decode::<types::PutMyAccountRequestBody>() {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::put_my_account(
+                            handlers,
+                            &caller,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&PUT_MY_ACCOUNT, reply))
+        }
     }
-    async fn get_my_addresses(
+    #[allow(clippy::manual_async_fn)]
+    fn get_my_addresses(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<runtime::Reply<GetMyAddresses>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_MY_ADDRESSES.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_my_addresses(handlers, &caller)
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_MY_ADDRESSES, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetMyAddresses>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_MY_ADDRESSES.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_my_addresses(
+                            handlers,
+                            &caller,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_MY_ADDRESSES, reply))
+        }
     }
-    async fn post_my_addresses(
+    #[allow(clippy::manual_async_fn)]
+    fn post_my_addresses(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PostMyAddresses>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        POST_MY_ADDRESSES.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::post_my_addresses(
-                        handlers,
-                        &caller,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&POST_MY_ADDRESSES, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostMyAddresses>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            POST_MY_ADDRESSES.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::post_my_addresses(
+                            handlers,
+                            &caller,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&POST_MY_ADDRESSES, reply))
+        }
     }
-    async fn put_my_addresses_by_address_id(
+    #[allow(clippy::manual_async_fn)]
+    fn put_my_addresses_by_address_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<PutMyAddressesByAddressId>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PutMyAddressesByAddressId>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        PUT_MY_ADDRESSES_BY_ADDRESS_ID.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    PutMyAddressesByAddressIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&PUT_MY_ADDRESSES_BY_ADDRESS_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::put_my_addresses_by_address_id(
-                        handlers,
-                        &caller,
-                        path.address_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&PUT_MY_ADDRESSES_BY_ADDRESS_ID, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PutMyAddressesByAddressId>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            PUT_MY_ADDRESSES_BY_ADDRESS_ID.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        PutMyAddressesByAddressIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&PUT_MY_ADDRESSES_BY_ADDRESS_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::put_my_addresses_by_address_id(
+                            handlers,
+                            &caller,
+                            path.address_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&PUT_MY_ADDRESSES_BY_ADDRESS_ID, reply),
+            )
+        }
     }
-    async fn delete_my_addresses_by_address_id(
+    #[allow(clippy::manual_async_fn)]
+    fn delete_my_addresses_by_address_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<DeleteMyAddressesByAddressId>,
-    ) -> ::std::result::Result<
-        runtime::Reply<DeleteMyAddressesByAddressId>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        DELETE_MY_ADDRESSES_BY_ADDRESS_ID.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    DeleteMyAddressesByAddressIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&DELETE_MY_ADDRESSES_BY_ADDRESS_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::delete_my_addresses_by_address_id(
-                        handlers,
-                        &caller,
-                        path.address_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&DELETE_MY_ADDRESSES_BY_ADDRESS_ID, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<DeleteMyAddressesByAddressId>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            DELETE_MY_ADDRESSES_BY_ADDRESS_ID.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        DeleteMyAddressesByAddressIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&DELETE_MY_ADDRESSES_BY_ADDRESS_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::delete_my_addresses_by_address_id(
+                            handlers,
+                            &caller,
+                            path.address_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&DELETE_MY_ADDRESSES_BY_ADDRESS_ID, reply),
+            )
+        }
     }
-    async fn get_my_conversations(
+    #[allow(clippy::manual_async_fn)]
+    fn get_my_conversations(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetMyConversations>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetMyConversations>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_MY_CONVERSATIONS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    GetMyConversationsParams,
-                    _,
-                >(&GET_MY_CONVERSATIONS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_my_conversations(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_MY_CONVERSATIONS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetMyConversations>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_MY_CONVERSATIONS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        GetMyConversationsParams,
+                        _,
+                    >(&GET_MY_CONVERSATIONS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_my_conversations(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_MY_CONVERSATIONS, reply))
+        }
     }
-    async fn post_my_conversations(
+    #[allow(clippy::manual_async_fn)]
+    fn post_my_conversations(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<PostMyConversations>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PostMyConversations>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        POST_MY_CONVERSATIONS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let body = match body.decode::<types::PostMyConversationsRequestBody>() {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::post_my_conversations(
-                        handlers,
-                        &caller,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&POST_MY_CONVERSATIONS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostMyConversations>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            POST_MY_CONVERSATIONS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::PostMyConversationsRequestBody>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::post_my_conversations(
+                            handlers,
+                            &caller,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&POST_MY_CONVERSATIONS, reply))
+        }
     }
-    async fn post_my_conversations_by_conversation_id_messages(
+    #[allow(clippy::manual_async_fn)]
+    fn post_my_conversations_by_conversation_id_messages(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<PostMyConversationsByConversationIdMessages>,
         body: runtime::RequestBody<PostMyConversationsByConversationIdMessages>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PostMyConversationsByConversationIdMessages>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        POST_MY_CONVERSATIONS_BY_CONVERSATION_ID_MESSAGES.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    PostMyConversationsByConversationIdMessagesPath,
-                    runtime::NoParameters,
-                    _,
-                >(&POST_MY_CONVERSATIONS_BY_CONVERSATION_ID_MESSAGES, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<
-                        types::PostMyConversationsByConversationIdMessagesRequestBody,
-                    >()
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::post_my_conversations_by_conversation_id_messages(
-                        handlers,
-                        &caller,
-                        path.conversation_id,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&POST_MY_CONVERSATIONS_BY_CONVERSATION_ID_MESSAGES, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostMyConversationsByConversationIdMessages>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            POST_MY_CONVERSATIONS_BY_CONVERSATION_ID_MESSAGES.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        PostMyConversationsByConversationIdMessagesPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&POST_MY_CONVERSATIONS_BY_CONVERSATION_ID_MESSAGES, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<
+                            types::PostMyConversationsByConversationIdMessagesRequestBody,
+                        >()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::post_my_conversations_by_conversation_id_messages(
+                            handlers,
+                            &caller,
+                            path.conversation_id,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering
+                    .finish(&POST_MY_CONVERSATIONS_BY_CONVERSATION_ID_MESSAGES, reply),
+            )
+        }
     }
-    async fn get_my_counts(
+    #[allow(clippy::manual_async_fn)]
+    fn get_my_counts(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<runtime::Reply<GetMyCounts>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_MY_COUNTS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_my_counts(handlers, &caller)
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_MY_COUNTS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetMyCounts>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_MY_COUNTS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_my_counts(
+                            handlers,
+                            &caller,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_MY_COUNTS, reply))
+        }
     }
-    async fn post_my_curated_set_product_by_product_id(
+    #[allow(clippy::manual_async_fn)]
+    fn post_my_curated_set_product_by_product_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<PostMyCuratedSetProductByProductId>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PostMyCuratedSetProductByProductId>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    PostMyCuratedSetProductByProductIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&POST_MY_CURATED_SET_PRODUCT_BY_PRODUCT_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::post_my_curated_set_product_by_product_id(
-                        handlers,
-                        path.product_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&POST_MY_CURATED_SET_PRODUCT_BY_PRODUCT_ID, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostMyCuratedSetProductByProductId>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        PostMyCuratedSetProductByProductIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&POST_MY_CURATED_SET_PRODUCT_BY_PRODUCT_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::post_my_curated_set_product_by_product_id(
+                            handlers,
+                            path.product_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&POST_MY_CURATED_SET_PRODUCT_BY_PRODUCT_ID, reply),
+            )
+        }
     }
-    async fn delete_my_curated_set_product_by_product_id(
+    #[allow(clippy::manual_async_fn)]
+    fn delete_my_curated_set_product_by_product_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<DeleteMyCuratedSetProductByProductId>,
-    ) -> ::std::result::Result<
-        runtime::Reply<DeleteMyCuratedSetProductByProductId>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    DeleteMyCuratedSetProductByProductIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&DELETE_MY_CURATED_SET_PRODUCT_BY_PRODUCT_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::delete_my_curated_set_product_by_product_id(
-                        handlers,
-                        path.product_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&DELETE_MY_CURATED_SET_PRODUCT_BY_PRODUCT_ID, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<DeleteMyCuratedSetProductByProductId>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        DeleteMyCuratedSetProductByProductIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&DELETE_MY_CURATED_SET_PRODUCT_BY_PRODUCT_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::delete_my_curated_set_product_by_product_id(
+                            handlers,
+                            path.product_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&DELETE_MY_CURATED_SET_PRODUCT_BY_PRODUCT_ID, reply),
+            )
+        }
     }
-    async fn get_my_feed(
+    #[allow(clippy::manual_async_fn)]
+    fn get_my_feed(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<runtime::Reply<GetMyFeed>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_MY_FEED.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_my_feed(handlers, &caller)
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_MY_FEED, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetMyFeed>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_MY_FEED.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_my_feed(handlers, &caller)
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_MY_FEED, reply))
+        }
     }
-    async fn get_my_feed_customize(
+    #[allow(clippy::manual_async_fn)]
+    fn get_my_feed_customize(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetMyFeedCustomize>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_MY_FEED_CUSTOMIZE.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_my_feed_customize(
-                        handlers,
-                        &caller,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_MY_FEED_CUSTOMIZE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetMyFeedCustomize>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_MY_FEED_CUSTOMIZE.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_my_feed_customize(
+                            handlers,
+                            &caller,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_MY_FEED_CUSTOMIZE, reply))
+        }
     }
-    async fn get_my_feed_grid(
+    #[allow(clippy::manual_async_fn)]
+    fn get_my_feed_grid(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<runtime::Reply<GetMyFeedGrid>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_MY_FEED_GRID.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_my_feed_grid(handlers, &caller)
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_MY_FEED_GRID, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetMyFeedGrid>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_MY_FEED_GRID.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_my_feed_grid(
+                            handlers,
+                            &caller,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_MY_FEED_GRID, reply))
+        }
     }
-    async fn get_my_feedback_received(
+    #[allow(clippy::manual_async_fn)]
+    fn get_my_feedback_received(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetMyFeedbackReceived>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_MY_FEEDBACK_RECEIVED.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_my_feedback_received(
-                        handlers,
-                        &caller,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_MY_FEEDBACK_RECEIVED, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetMyFeedbackReceived>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_MY_FEEDBACK_RECEIVED.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_my_feedback_received(
+                            handlers,
+                            &caller,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_MY_FEEDBACK_RECEIVED, reply))
+        }
     }
-    async fn get_my_feedback_sent(
+    #[allow(clippy::manual_async_fn)]
+    fn get_my_feedback_sent(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetMyFeedbackSent>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_MY_FEEDBACK_SENT.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_my_feedback_sent(
-                        handlers,
-                        &caller,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_MY_FEEDBACK_SENT, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetMyFeedbackSent>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_MY_FEEDBACK_SENT.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_my_feedback_sent(
+                            handlers,
+                            &caller,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_MY_FEEDBACK_SENT, reply))
+        }
     }
-    async fn get_my_follows(
+    #[allow(clippy::manual_async_fn)]
+    fn get_my_follows(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<runtime::Reply<GetMyFollows>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_MY_FOLLOWS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_my_follows(handlers, &caller)
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_MY_FOLLOWS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetMyFollows>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_MY_FOLLOWS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_my_follows(
+                            handlers,
+                            &caller,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_MY_FOLLOWS, reply))
+        }
     }
-    async fn delete_my_follows_by_follow_id(
+    #[allow(clippy::manual_async_fn)]
+    fn delete_my_follows_by_follow_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<DeleteMyFollowsByFollowId>,
-    ) -> ::std::result::Result<
-        runtime::Reply<DeleteMyFollowsByFollowId>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        DELETE_MY_FOLLOWS_BY_FOLLOW_ID.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    DeleteMyFollowsByFollowIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&DELETE_MY_FOLLOWS_BY_FOLLOW_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::delete_my_follows_by_follow_id(
-                        handlers,
-                        &caller,
-                        path.follow_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&DELETE_MY_FOLLOWS_BY_FOLLOW_ID, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<DeleteMyFollowsByFollowId>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            DELETE_MY_FOLLOWS_BY_FOLLOW_ID.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        DeleteMyFollowsByFollowIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&DELETE_MY_FOLLOWS_BY_FOLLOW_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::delete_my_follows_by_follow_id(
+                            handlers,
+                            &caller,
+                            path.follow_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&DELETE_MY_FOLLOWS_BY_FOLLOW_ID, reply),
+            )
+        }
     }
-    async fn get_my_listings(
+    #[allow(clippy::manual_async_fn)]
+    fn get_my_listings(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetMyListings>,
-    ) -> ::std::result::Result<runtime::Reply<GetMyListings>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_MY_LISTINGS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    GetMyListingsParams,
-                    _,
-                >(&GET_MY_LISTINGS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_my_listings(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_MY_LISTINGS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetMyListings>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_MY_LISTINGS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        GetMyListingsParams,
+                        _,
+                    >(&GET_MY_LISTINGS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_my_listings(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_MY_LISTINGS, reply))
+        }
     }
-    async fn put_my_listings_by_slug_state_end(
+    #[allow(clippy::manual_async_fn)]
+    fn put_my_listings_by_slug_state_end(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<PutMyListingsBySlugStateEnd>,
         body: runtime::RequestBody<PutMyListingsBySlugStateEnd>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PutMyListingsBySlugStateEnd>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        PUT_MY_LISTINGS_BY_SLUG_STATE_END.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    PutMyListingsBySlugStateEndPath,
-                    runtime::NoParameters,
-                    _,
-                >(&PUT_MY_LISTINGS_BY_SLUG_STATE_END, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::PutMyListingsBySlugStateEndRequestBody>()
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::put_my_listings_by_slug_state_end(
-                        handlers,
-                        &caller,
-                        path.slug,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&PUT_MY_LISTINGS_BY_SLUG_STATE_END, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PutMyListingsBySlugStateEnd>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            PUT_MY_LISTINGS_BY_SLUG_STATE_END.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        PutMyListingsBySlugStateEndPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&PUT_MY_LISTINGS_BY_SLUG_STATE_END, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::PutMyListingsBySlugStateEndRequestBody>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::put_my_listings_by_slug_state_end(
+                            handlers,
+                            &caller,
+                            path.slug,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&PUT_MY_LISTINGS_BY_SLUG_STATE_END, reply),
+            )
+        }
     }
-    async fn get_my_lists(
+    #[allow(clippy::manual_async_fn)]
+    fn get_my_lists(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<runtime::Reply<GetMyLists>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_MY_LISTS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_my_lists(handlers, &caller)
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_MY_LISTS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetMyLists>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_MY_LISTS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_my_lists(handlers, &caller)
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_MY_LISTS, reply))
+        }
     }
-    async fn get_my_negotiations_by_id(
+    #[allow(clippy::manual_async_fn)]
+    fn get_my_negotiations_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetMyNegotiationsById>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetMyNegotiationsById>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_MY_NEGOTIATIONS_BY_ID.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetMyNegotiationsByIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_MY_NEGOTIATIONS_BY_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_my_negotiations_by_id(
-                        handlers,
-                        &caller,
-                        path.id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_MY_NEGOTIATIONS_BY_ID, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetMyNegotiationsById>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_MY_NEGOTIATIONS_BY_ID.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetMyNegotiationsByIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_MY_NEGOTIATIONS_BY_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_my_negotiations_by_id(
+                            handlers,
+                            &caller,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_MY_NEGOTIATIONS_BY_ID, reply),
+            )
+        }
     }
-    async fn post_my_negotiations_by_id_accept(
+    #[allow(clippy::manual_async_fn)]
+    fn post_my_negotiations_by_id_accept(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<PostMyNegotiationsByIdAccept>,
         body: runtime::RequestBody<PostMyNegotiationsByIdAccept>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PostMyNegotiationsByIdAccept>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        POST_MY_NEGOTIATIONS_BY_ID_ACCEPT.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    PostMyNegotiationsByIdAcceptPath,
-                    runtime::NoParameters,
-                    _,
-                >(&POST_MY_NEGOTIATIONS_BY_ID_ACCEPT, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::PostMyNegotiationsByIdAcceptRequestBody>()
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::post_my_negotiations_by_id_accept(
-                        handlers,
-                        &caller,
-                        path.id,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&POST_MY_NEGOTIATIONS_BY_ID_ACCEPT, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostMyNegotiationsByIdAccept>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            POST_MY_NEGOTIATIONS_BY_ID_ACCEPT.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        PostMyNegotiationsByIdAcceptPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&POST_MY_NEGOTIATIONS_BY_ID_ACCEPT, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::PostMyNegotiationsByIdAcceptRequestBody>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::post_my_negotiations_by_id_accept(
+                            handlers,
+                            &caller,
+                            path.id,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&POST_MY_NEGOTIATIONS_BY_ID_ACCEPT, reply),
+            )
+        }
     }
-    async fn post_my_negotiations_by_id_counter(
+    #[allow(clippy::manual_async_fn)]
+    fn post_my_negotiations_by_id_counter(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<PostMyNegotiationsByIdCounter>,
         body: runtime::RequestBody<PostMyNegotiationsByIdCounter>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PostMyNegotiationsByIdCounter>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        POST_MY_NEGOTIATIONS_BY_ID_COUNTER.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    PostMyNegotiationsByIdCounterPath,
-                    runtime::NoParameters,
-                    _,
-                >(&POST_MY_NEGOTIATIONS_BY_ID_COUNTER, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::PostMyNegotiationsByIdCounterRequestBody>()
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::post_my_negotiations_by_id_counter(
-                        handlers,
-                        &caller,
-                        path.id,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&POST_MY_NEGOTIATIONS_BY_ID_COUNTER, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostMyNegotiationsByIdCounter>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            POST_MY_NEGOTIATIONS_BY_ID_COUNTER.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        PostMyNegotiationsByIdCounterPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&POST_MY_NEGOTIATIONS_BY_ID_COUNTER, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::PostMyNegotiationsByIdCounterRequestBody>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::post_my_negotiations_by_id_counter(
+                            handlers,
+                            &caller,
+                            path.id,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&POST_MY_NEGOTIATIONS_BY_ID_COUNTER, reply),
+            )
+        }
     }
-    async fn post_my_negotiations_by_id_decline(
+    #[allow(clippy::manual_async_fn)]
+    fn post_my_negotiations_by_id_decline(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<PostMyNegotiationsByIdDecline>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PostMyNegotiationsByIdDecline>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        POST_MY_NEGOTIATIONS_BY_ID_DECLINE.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    PostMyNegotiationsByIdDeclinePath,
-                    runtime::NoParameters,
-                    _,
-                >(&POST_MY_NEGOTIATIONS_BY_ID_DECLINE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::post_my_negotiations_by_id_decline(
-                        handlers,
-                        &caller,
-                        path.id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&POST_MY_NEGOTIATIONS_BY_ID_DECLINE, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostMyNegotiationsByIdDecline>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            POST_MY_NEGOTIATIONS_BY_ID_DECLINE.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        PostMyNegotiationsByIdDeclinePath,
+                        runtime::NoParameters,
+                        _,
+                    >(&POST_MY_NEGOTIATIONS_BY_ID_DECLINE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::post_my_negotiations_by_id_decline(
+                            handlers,
+                            &caller,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&POST_MY_NEGOTIATIONS_BY_ID_DECLINE, reply),
+            )
+        }
     }
-    async fn get_my_orders_awaiting_feedback(
+    #[allow(clippy::manual_async_fn)]
+    fn get_my_orders_awaiting_feedback(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetMyOrdersAwaitingFeedback>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_MY_ORDERS_AWAITING_FEEDBACK.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_my_orders_awaiting_feedback(
-                        handlers,
-                        &caller,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_MY_ORDERS_AWAITING_FEEDBACK, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetMyOrdersAwaitingFeedback>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_MY_ORDERS_AWAITING_FEEDBACK.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_my_orders_awaiting_feedback(
+                            handlers,
+                            &caller,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_MY_ORDERS_AWAITING_FEEDBACK, reply),
+            )
+        }
     }
-    async fn get_my_orders_buying_by_id(
+    #[allow(clippy::manual_async_fn)]
+    fn get_my_orders_buying_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetMyOrdersBuyingById>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetMyOrdersBuyingById>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_MY_ORDERS_BUYING_BY_ID.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetMyOrdersBuyingByIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_MY_ORDERS_BUYING_BY_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_my_orders_buying_by_id(
-                        handlers,
-                        &caller,
-                        path.id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_MY_ORDERS_BUYING_BY_ID, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetMyOrdersBuyingById>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_MY_ORDERS_BUYING_BY_ID.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetMyOrdersBuyingByIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_MY_ORDERS_BUYING_BY_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_my_orders_buying_by_id(
+                            handlers,
+                            &caller,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_MY_ORDERS_BUYING_BY_ID, reply),
+            )
+        }
     }
-    async fn get_my_orders_selling_by_id(
+    #[allow(clippy::manual_async_fn)]
+    fn get_my_orders_selling_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetMyOrdersSellingById>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetMyOrdersSellingById>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_MY_ORDERS_SELLING_BY_ID.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetMyOrdersSellingByIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_MY_ORDERS_SELLING_BY_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_my_orders_selling_by_id(
-                        handlers,
-                        &caller,
-                        path.id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_MY_ORDERS_SELLING_BY_ID, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetMyOrdersSellingById>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_MY_ORDERS_SELLING_BY_ID.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetMyOrdersSellingByIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_MY_ORDERS_SELLING_BY_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_my_orders_selling_by_id(
+                            handlers,
+                            &caller,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_MY_ORDERS_SELLING_BY_ID, reply),
+            )
+        }
     }
-    async fn get_my_payments_selling(
+    #[allow(clippy::manual_async_fn)]
+    fn get_my_payments_selling(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetMyPaymentsSelling>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetMyPaymentsSelling>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_MY_PAYMENTS_SELLING.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    GetMyPaymentsSellingParams,
-                    _,
-                >(&GET_MY_PAYMENTS_SELLING, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_my_payments_selling(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_MY_PAYMENTS_SELLING, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetMyPaymentsSelling>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_MY_PAYMENTS_SELLING.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        GetMyPaymentsSellingParams,
+                        _,
+                    >(&GET_MY_PAYMENTS_SELLING, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_my_payments_selling(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_MY_PAYMENTS_SELLING, reply))
+        }
     }
-    async fn get_my_payments_selling_by_id(
+    #[allow(clippy::manual_async_fn)]
+    fn get_my_payments_selling_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetMyPaymentsSellingById>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetMyPaymentsSellingById>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_MY_PAYMENTS_SELLING_BY_ID.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetMyPaymentsSellingByIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_MY_PAYMENTS_SELLING_BY_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_my_payments_selling_by_id(
-                        handlers,
-                        &caller,
-                        path.id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_MY_PAYMENTS_SELLING_BY_ID, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetMyPaymentsSellingById>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_MY_PAYMENTS_SELLING_BY_ID.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetMyPaymentsSellingByIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_MY_PAYMENTS_SELLING_BY_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_my_payments_selling_by_id(
+                            handlers,
+                            &caller,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_MY_PAYMENTS_SELLING_BY_ID, reply),
+            )
+        }
     }
-    async fn get_my_payouts(
+    #[allow(clippy::manual_async_fn)]
+    fn get_my_payouts(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<runtime::Reply<GetMyPayouts>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_MY_PAYOUTS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_my_payouts(handlers, &caller)
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_MY_PAYOUTS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetMyPayouts>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_MY_PAYOUTS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_my_payouts(
+                            handlers,
+                            &caller,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_MY_PAYOUTS, reply))
+        }
     }
-    async fn get_my_payouts_by_id_line_items(
+    #[allow(clippy::manual_async_fn)]
+    fn get_my_payouts_by_id_line_items(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetMyPayoutsByIdLineItems>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetMyPayoutsByIdLineItems>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_MY_PAYOUTS_BY_ID_LINE_ITEMS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetMyPayoutsByIdLineItemsPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_MY_PAYOUTS_BY_ID_LINE_ITEMS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_my_payouts_by_id_line_items(
-                        handlers,
-                        &caller,
-                        path.id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_MY_PAYOUTS_BY_ID_LINE_ITEMS, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetMyPayoutsByIdLineItems>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_MY_PAYOUTS_BY_ID_LINE_ITEMS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetMyPayoutsByIdLineItemsPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_MY_PAYOUTS_BY_ID_LINE_ITEMS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_my_payouts_by_id_line_items(
+                            handlers,
+                            &caller,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_MY_PAYOUTS_BY_ID_LINE_ITEMS, reply),
+            )
+        }
     }
-    async fn get_my_refund_requests_selling(
+    #[allow(clippy::manual_async_fn)]
+    fn get_my_refund_requests_selling(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetMyRefundRequestsSelling>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_MY_REFUND_REQUESTS_SELLING.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_my_refund_requests_selling(
-                        handlers,
-                        &caller,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_MY_REFUND_REQUESTS_SELLING, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetMyRefundRequestsSelling>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_MY_REFUND_REQUESTS_SELLING.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_my_refund_requests_selling(
+                            handlers,
+                            &caller,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_MY_REFUND_REQUESTS_SELLING, reply),
+            )
+        }
     }
-    async fn put_my_refund_requests_selling_by_id(
+    #[allow(clippy::manual_async_fn)]
+    fn put_my_refund_requests_selling_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<PutMyRefundRequestsSellingById>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PutMyRefundRequestsSellingById>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        PUT_MY_REFUND_REQUESTS_SELLING_BY_ID.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    PutMyRefundRequestsSellingByIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&PUT_MY_REFUND_REQUESTS_SELLING_BY_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::put_my_refund_requests_selling_by_id(
-                        handlers,
-                        &caller,
-                        path.id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&PUT_MY_REFUND_REQUESTS_SELLING_BY_ID, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PutMyRefundRequestsSellingById>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            PUT_MY_REFUND_REQUESTS_SELLING_BY_ID.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        PutMyRefundRequestsSellingByIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&PUT_MY_REFUND_REQUESTS_SELLING_BY_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::put_my_refund_requests_selling_by_id(
+                            handlers,
+                            &caller,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&PUT_MY_REFUND_REQUESTS_SELLING_BY_ID, reply),
+            )
+        }
     }
-    async fn get_my_viewed_listings(
+    #[allow(clippy::manual_async_fn)]
+    fn get_my_viewed_listings(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetMyViewedListings>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_MY_VIEWED_LISTINGS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_my_viewed_listings(
-                        handlers,
-                        &caller,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_MY_VIEWED_LISTINGS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetMyViewedListings>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_MY_VIEWED_LISTINGS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_my_viewed_listings(
+                            handlers,
+                            &caller,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_MY_VIEWED_LISTINGS, reply))
+        }
     }
-    async fn get_my_wishlist(
+    #[allow(clippy::manual_async_fn)]
+    fn get_my_wishlist(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<runtime::Reply<GetMyWishlist>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_MY_WISHLIST.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_my_wishlist(handlers, &caller)
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_MY_WISHLIST, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetMyWishlist>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_MY_WISHLIST.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_my_wishlist(
+                            handlers,
+                            &caller,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_MY_WISHLIST, reply))
+        }
     }
-    async fn put_my_wishlist_by_id(
+    #[allow(clippy::manual_async_fn)]
+    fn put_my_wishlist_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<PutMyWishlistById>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PutMyWishlistById>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        PUT_MY_WISHLIST_BY_ID.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    PutMyWishlistByIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&PUT_MY_WISHLIST_BY_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::put_my_wishlist_by_id(
-                        handlers,
-                        &caller,
-                        path.id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&PUT_MY_WISHLIST_BY_ID, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PutMyWishlistById>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            PUT_MY_WISHLIST_BY_ID.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        PutMyWishlistByIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&PUT_MY_WISHLIST_BY_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::put_my_wishlist_by_id(
+                            handlers,
+                            &caller,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&PUT_MY_WISHLIST_BY_ID, reply))
+        }
     }
-    async fn delete_my_wishlist_by_id(
+    #[allow(clippy::manual_async_fn)]
+    fn delete_my_wishlist_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<DeleteMyWishlistById>,
-    ) -> ::std::result::Result<
-        runtime::Reply<DeleteMyWishlistById>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        DELETE_MY_WISHLIST_BY_ID.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    DeleteMyWishlistByIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&DELETE_MY_WISHLIST_BY_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::delete_my_wishlist_by_id(
-                        handlers,
-                        &caller,
-                        path.id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&DELETE_MY_WISHLIST_BY_ID, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<DeleteMyWishlistById>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            DELETE_MY_WISHLIST_BY_ID.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        DeleteMyWishlistByIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&DELETE_MY_WISHLIST_BY_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::delete_my_wishlist_by_id(
+                            handlers,
+                            &caller,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&DELETE_MY_WISHLIST_BY_ID, reply))
+        }
     }
-    async fn get_orders_by_order_id_feedback_buyer(
+    #[allow(clippy::manual_async_fn)]
+    fn get_orders_by_order_id_feedback_buyer(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetOrdersByOrderIdFeedbackBuyer>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetOrdersByOrderIdFeedbackBuyer>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    GetOrdersByOrderIdFeedbackBuyerPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_ORDERS_BY_ORDER_ID_FEEDBACK_BUYER, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_orders_by_order_id_feedback_buyer(
-                        handlers,
-                        path.order_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_ORDERS_BY_ORDER_ID_FEEDBACK_BUYER, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetOrdersByOrderIdFeedbackBuyer>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        GetOrdersByOrderIdFeedbackBuyerPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_ORDERS_BY_ORDER_ID_FEEDBACK_BUYER, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_orders_by_order_id_feedback_buyer(
+                            handlers,
+                            path.order_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_ORDERS_BY_ORDER_ID_FEEDBACK_BUYER, reply),
+            )
+        }
     }
-    async fn post_orders_by_order_id_feedback_buyer(
+    #[allow(clippy::manual_async_fn)]
+    fn post_orders_by_order_id_feedback_buyer(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<PostOrdersByOrderIdFeedbackBuyer>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PostOrdersByOrderIdFeedbackBuyer>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        POST_ORDERS_BY_ORDER_ID_FEEDBACK_BUYER.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    PostOrdersByOrderIdFeedbackBuyerPath,
-                    runtime::NoParameters,
-                    _,
-                >(&POST_ORDERS_BY_ORDER_ID_FEEDBACK_BUYER, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::post_orders_by_order_id_feedback_buyer(
-                        handlers,
-                        &caller,
-                        path.order_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&POST_ORDERS_BY_ORDER_ID_FEEDBACK_BUYER, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostOrdersByOrderIdFeedbackBuyer>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            POST_ORDERS_BY_ORDER_ID_FEEDBACK_BUYER.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        PostOrdersByOrderIdFeedbackBuyerPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&POST_ORDERS_BY_ORDER_ID_FEEDBACK_BUYER, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::post_orders_by_order_id_feedback_buyer(
+                            handlers,
+                            &caller,
+                            path.order_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&POST_ORDERS_BY_ORDER_ID_FEEDBACK_BUYER, reply),
+            )
+        }
     }
-    async fn get_orders_by_order_id_feedback_seller(
+    #[allow(clippy::manual_async_fn)]
+    fn get_orders_by_order_id_feedback_seller(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetOrdersByOrderIdFeedbackSeller>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetOrdersByOrderIdFeedbackSeller>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    GetOrdersByOrderIdFeedbackSellerPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_ORDERS_BY_ORDER_ID_FEEDBACK_SELLER, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_orders_by_order_id_feedback_seller(
-                        handlers,
-                        path.order_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_ORDERS_BY_ORDER_ID_FEEDBACK_SELLER, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetOrdersByOrderIdFeedbackSeller>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        GetOrdersByOrderIdFeedbackSellerPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_ORDERS_BY_ORDER_ID_FEEDBACK_SELLER, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_orders_by_order_id_feedback_seller(
+                            handlers,
+                            path.order_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_ORDERS_BY_ORDER_ID_FEEDBACK_SELLER, reply),
+            )
+        }
     }
-    async fn post_orders_by_order_id_feedback_seller(
+    #[allow(clippy::manual_async_fn)]
+    fn post_orders_by_order_id_feedback_seller(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<PostOrdersByOrderIdFeedbackSeller>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PostOrdersByOrderIdFeedbackSeller>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        POST_ORDERS_BY_ORDER_ID_FEEDBACK_SELLER.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    PostOrdersByOrderIdFeedbackSellerPath,
-                    runtime::NoParameters,
-                    _,
-                >(&POST_ORDERS_BY_ORDER_ID_FEEDBACK_SELLER, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::post_orders_by_order_id_feedback_seller(
-                        handlers,
-                        &caller,
-                        path.order_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&POST_ORDERS_BY_ORDER_ID_FEEDBACK_SELLER, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostOrdersByOrderIdFeedbackSeller>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            POST_ORDERS_BY_ORDER_ID_FEEDBACK_SELLER.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        PostOrdersByOrderIdFeedbackSellerPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&POST_ORDERS_BY_ORDER_ID_FEEDBACK_SELLER, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::post_orders_by_order_id_feedback_seller(
+                            handlers,
+                            &caller,
+                            path.order_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&POST_ORDERS_BY_ORDER_ID_FEEDBACK_SELLER, reply),
+            )
+        }
     }
-    async fn get_payment_methods(
+    #[allow(clippy::manual_async_fn)]
+    fn get_payment_methods(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetPaymentMethods>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_payment_methods(handlers)
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_PAYMENT_METHODS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetPaymentMethods>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_payment_methods(handlers)
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_PAYMENT_METHODS, reply))
+        }
     }
-    async fn get_priceguide_by_id_transactions_summary(
+    #[allow(clippy::manual_async_fn)]
+    fn get_priceguide_by_id_transactions_summary(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetPriceguideByIdTransactionsSummary>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetPriceguideByIdTransactionsSummary>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    GetPriceguideByIdTransactionsSummaryPath,
-                    GetPriceguideByIdTransactionsSummaryParams,
-                    _,
-                >(&GET_PRICEGUIDE_BY_ID_TRANSACTIONS_SUMMARY, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_priceguide_by_id_transactions_summary(
-                        handlers,
-                        path.id,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_PRICEGUIDE_BY_ID_TRANSACTIONS_SUMMARY, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetPriceguideByIdTransactionsSummary>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        GetPriceguideByIdTransactionsSummaryPath,
+                        GetPriceguideByIdTransactionsSummaryParams,
+                        _,
+                    >(&GET_PRICEGUIDE_BY_ID_TRANSACTIONS_SUMMARY, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_priceguide_by_id_transactions_summary(
+                            handlers,
+                            path.id,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_PRICEGUIDE_BY_ID_TRANSACTIONS_SUMMARY, reply),
+            )
+        }
     }
-    async fn post_sales_by_sale_id_listings(
+    #[allow(clippy::manual_async_fn)]
+    fn post_sales_by_sale_id_listings(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<PostSalesBySaleIdListings>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PostSalesBySaleIdListings>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        POST_SALES_BY_SALE_ID_LISTINGS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    PostSalesBySaleIdListingsPath,
-                    runtime::NoParameters,
-                    _,
-                >(&POST_SALES_BY_SALE_ID_LISTINGS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::post_sales_by_sale_id_listings(
-                        handlers,
-                        &caller,
-                        path.sale_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&POST_SALES_BY_SALE_ID_LISTINGS, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostSalesBySaleIdListings>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            POST_SALES_BY_SALE_ID_LISTINGS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        PostSalesBySaleIdListingsPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&POST_SALES_BY_SALE_ID_LISTINGS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::post_sales_by_sale_id_listings(
+                            handlers,
+                            &caller,
+                            path.sale_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&POST_SALES_BY_SALE_ID_LISTINGS, reply),
+            )
+        }
     }
-    async fn delete_sales_by_sale_id_listings(
+    #[allow(clippy::manual_async_fn)]
+    fn delete_sales_by_sale_id_listings(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<DeleteSalesBySaleIdListings>,
-    ) -> ::std::result::Result<
-        runtime::Reply<DeleteSalesBySaleIdListings>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        DELETE_SALES_BY_SALE_ID_LISTINGS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    DeleteSalesBySaleIdListingsPath,
-                    runtime::NoParameters,
-                    _,
-                >(&DELETE_SALES_BY_SALE_ID_LISTINGS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::delete_sales_by_sale_id_listings(
-                        handlers,
-                        &caller,
-                        path.sale_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&DELETE_SALES_BY_SALE_ID_LISTINGS, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<DeleteSalesBySaleIdListings>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            DELETE_SALES_BY_SALE_ID_LISTINGS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        DeleteSalesBySaleIdListingsPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&DELETE_SALES_BY_SALE_ID_LISTINGS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::delete_sales_by_sale_id_listings(
+                            handlers,
+                            &caller,
+                            path.sale_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&DELETE_SALES_BY_SALE_ID_LISTINGS, reply),
+            )
+        }
     }
-    async fn get_shipping_providers(
+    #[allow(clippy::manual_async_fn)]
+    fn get_shipping_providers(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetShippingProviders>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_shipping_providers(handlers)
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_SHIPPING_PROVIDERS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetShippingProviders>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_shipping_providers(
+                            handlers,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_SHIPPING_PROVIDERS, reply))
+        }
     }
-    async fn get_shipping_regions(
+    #[allow(clippy::manual_async_fn)]
+    fn get_shipping_regions(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetShippingRegions>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_shipping_regions(handlers)
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_SHIPPING_REGIONS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetShippingRegions>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_shipping_regions(handlers)
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_SHIPPING_REGIONS, reply))
+        }
     }
-    async fn get_shop(
+    #[allow(clippy::manual_async_fn)]
+    fn get_shop(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<runtime::Reply<GetShop>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_SHOP.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_shop(handlers, &caller).await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_SHOP, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<runtime::Reply<GetShop>, runtime::ProblemDetails>,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_SHOP.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_shop(handlers, &caller)
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_SHOP, reply))
+        }
     }
-    async fn put_shop(
+    #[allow(clippy::manual_async_fn)]
+    fn put_shop(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<PutShop>,
-    ) -> ::std::result::Result<runtime::Reply<PutShop>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        PUT_SHOP.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let body = match body.decode::<types::PutShopRequestBody>() {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::put_shop(handlers, &caller, body)
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&PUT_SHOP, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<runtime::Reply<PutShop>, runtime::ProblemDetails>,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            PUT_SHOP.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let body = match body.decode::<types::PutShopRequestBody>() {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::put_shop(
+                            handlers,
+                            &caller,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&PUT_SHOP, reply))
+        }
     }
-    async fn get_shop_listing_conditions(
+    #[allow(clippy::manual_async_fn)]
+    fn get_shop_listing_conditions(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetShopListingConditions>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_SHOP_LISTING_CONDITIONS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_shop_listing_conditions(
-                        handlers,
-                        &caller,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_SHOP_LISTING_CONDITIONS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetShopListingConditions>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_SHOP_LISTING_CONDITIONS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_shop_listing_conditions(
+                            handlers,
+                            &caller,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_SHOP_LISTING_CONDITIONS, reply),
+            )
+        }
     }
-    async fn get_shop_payment_methods(
+    #[allow(clippy::manual_async_fn)]
+    fn get_shop_payment_methods(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetShopPaymentMethods>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_SHOP_PAYMENT_METHODS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_shop_payment_methods(
-                        handlers,
-                        &caller,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_SHOP_PAYMENT_METHODS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetShopPaymentMethods>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_SHOP_PAYMENT_METHODS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_shop_payment_methods(
+                            handlers,
+                            &caller,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_SHOP_PAYMENT_METHODS, reply))
+        }
     }
-    async fn get_shop_vacation(
+    #[allow(clippy::manual_async_fn)]
+    fn get_shop_vacation(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetShopVacation>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_SHOP_VACATION.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_shop_vacation(
-                        handlers,
-                        &caller,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_SHOP_VACATION, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetShopVacation>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_SHOP_VACATION.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_shop_vacation(
+                            handlers,
+                            &caller,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_SHOP_VACATION, reply))
+        }
     }
-    async fn post_shop_vacation(
+    #[allow(clippy::manual_async_fn)]
+    fn post_shop_vacation(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PostShopVacation>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        POST_SHOP_VACATION.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::post_shop_vacation(
-                        handlers,
-                        &caller,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&POST_SHOP_VACATION, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostShopVacation>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            POST_SHOP_VACATION.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::post_shop_vacation(
+                            handlers,
+                            &caller,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&POST_SHOP_VACATION, reply))
+        }
     }
-    async fn delete_shop_vacation(
+    #[allow(clippy::manual_async_fn)]
+    fn delete_shop_vacation(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<
-        runtime::Reply<DeleteShopVacation>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        DELETE_SHOP_VACATION.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::delete_shop_vacation(
-                        handlers,
-                        &caller,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&DELETE_SHOP_VACATION, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<DeleteShopVacation>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            DELETE_SHOP_VACATION.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::delete_shop_vacation(
+                            handlers,
+                            &caller,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&DELETE_SHOP_VACATION, reply))
+        }
     }
-    async fn get_shops_by_id_storefronts(
+    #[allow(clippy::manual_async_fn)]
+    fn get_shops_by_id_storefronts(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetShopsByIdStorefronts>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetShopsByIdStorefronts>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    GetShopsByIdStorefrontsPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_SHOPS_BY_ID_STOREFRONTS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_shops_by_id_storefronts(
-                        handlers,
-                        path.id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_SHOPS_BY_ID_STOREFRONTS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetShopsByIdStorefronts>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        GetShopsByIdStorefrontsPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_SHOPS_BY_ID_STOREFRONTS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_shops_by_id_storefronts(
+                            handlers,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_SHOPS_BY_ID_STOREFRONTS, reply),
+            )
+        }
     }
-    async fn get_wants(
+    #[allow(clippy::manual_async_fn)]
+    fn get_wants(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<runtime::Reply<GetWants>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_WANTS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_wants(handlers, &caller).await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_WANTS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<runtime::Reply<GetWants>, runtime::ProblemDetails>,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_WANTS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_wants(handlers, &caller)
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_WANTS, reply))
+        }
     }
-    async fn put_wants_by_id(
+    #[allow(clippy::manual_async_fn)]
+    fn put_wants_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<PutWantsById>,
-    ) -> ::std::result::Result<runtime::Reply<PutWantsById>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        PUT_WANTS_BY_ID.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    PutWantsByIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&PUT_WANTS_BY_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::put_wants_by_id(
-                        handlers,
-                        &caller,
-                        path.id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&PUT_WANTS_BY_ID, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PutWantsById>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            PUT_WANTS_BY_ID.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        PutWantsByIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&PUT_WANTS_BY_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::put_wants_by_id(
+                            handlers,
+                            &caller,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&PUT_WANTS_BY_ID, reply))
+        }
     }
-    async fn delete_wants_by_id(
+    #[allow(clippy::manual_async_fn)]
+    fn delete_wants_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<DeleteWantsById>,
-    ) -> ::std::result::Result<
-        runtime::Reply<DeleteWantsById>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        DELETE_WANTS_BY_ID.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    DeleteWantsByIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&DELETE_WANTS_BY_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::delete_wants_by_id(
-                        handlers,
-                        &caller,
-                        path.id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&DELETE_WANTS_BY_ID, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<DeleteWantsById>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            DELETE_WANTS_BY_ID.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        DeleteWantsByIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&DELETE_WANTS_BY_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::delete_wants_by_id(
+                            handlers,
+                            &caller,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&DELETE_WANTS_BY_ID, reply))
+        }
     }
-    async fn get_webhooks_registrations(
+    #[allow(clippy::manual_async_fn)]
+    fn get_webhooks_registrations(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetWebhooksRegistrations>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_webhooks_registrations(
-                        handlers,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_WEBHOOKS_REGISTRATIONS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetWebhooksRegistrations>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_webhooks_registrations(
+                            handlers,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_WEBHOOKS_REGISTRATIONS, reply),
+            )
+        }
     }
-    async fn post_webhooks_registrations(
+    #[allow(clippy::manual_async_fn)]
+    fn post_webhooks_registrations(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<PostWebhooksRegistrations>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PostWebhooksRegistrations>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body
-                    .decode::<types::PostWebhooksRegistrationsRequestBody>()
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::post_webhooks_registrations(
-                        handlers,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&POST_WEBHOOKS_REGISTRATIONS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostWebhooksRegistrations>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body
+                        .decode::<types::PostWebhooksRegistrationsRequestBody>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::post_webhooks_registrations(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&POST_WEBHOOKS_REGISTRATIONS, reply),
+            )
+        }
     }
-    async fn get_webhooks_registrations_by_id(
+    #[allow(clippy::manual_async_fn)]
+    fn get_webhooks_registrations_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetWebhooksRegistrationsById>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetWebhooksRegistrationsById>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    GetWebhooksRegistrationsByIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_WEBHOOKS_REGISTRATIONS_BY_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_webhooks_registrations_by_id(
-                        handlers,
-                        path.id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_WEBHOOKS_REGISTRATIONS_BY_ID, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetWebhooksRegistrationsById>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        GetWebhooksRegistrationsByIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_WEBHOOKS_REGISTRATIONS_BY_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_webhooks_registrations_by_id(
+                            handlers,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_WEBHOOKS_REGISTRATIONS_BY_ID, reply),
+            )
+        }
     }
-    async fn delete_webhooks_registrations_by_id(
+    #[allow(clippy::manual_async_fn)]
+    fn delete_webhooks_registrations_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<DeleteWebhooksRegistrationsById>,
-    ) -> ::std::result::Result<
-        runtime::Reply<DeleteWebhooksRegistrationsById>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    DeleteWebhooksRegistrationsByIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&DELETE_WEBHOOKS_REGISTRATIONS_BY_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::delete_webhooks_registrations_by_id(
-                        handlers,
-                        path.id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&DELETE_WEBHOOKS_REGISTRATIONS_BY_ID, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<DeleteWebhooksRegistrationsById>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        DeleteWebhooksRegistrationsByIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&DELETE_WEBHOOKS_REGISTRATIONS_BY_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::delete_webhooks_registrations_by_id(
+                            handlers,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&DELETE_WEBHOOKS_REGISTRATIONS_BY_ID, reply),
+            )
+        }
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -28600,3164 +29148,3626 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
 /// The adapters of the operations `runtime::routing` serves
 /// beyond dropshot's router (not endpoints of the trait).
 impl<H: ReverbHandlers> StrictServer<H> {
-    async fn get_categories_flat(
+    #[allow(clippy::manual_async_fn)]
+    fn get_categories_flat(
         rqctx: ::dropshot::RequestContext<H>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetCategoriesFlat>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_categories_flat(handlers)
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_CATEGORIES_FLAT, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetCategoriesFlat>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_categories_flat(handlers)
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_CATEGORIES_FLAT, reply))
+        }
     }
-    async fn get_categories_taxonomy(
+    #[allow(clippy::manual_async_fn)]
+    fn get_categories_taxonomy(
         rqctx: ::dropshot::RequestContext<H>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetCategoriesTaxonomy>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_categories_taxonomy(handlers)
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_CATEGORIES_TAXONOMY, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetCategoriesTaxonomy>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_categories_taxonomy(
+                            handlers,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_CATEGORIES_TAXONOMY, reply))
+        }
     }
-    async fn get_categories_by_uuid(
+    #[allow(clippy::manual_async_fn)]
+    fn get_categories_by_uuid(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetCategoriesByUuid>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetCategoriesByUuid>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    GetCategoriesByUuidPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_CATEGORIES_BY_UUID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_categories_by_uuid(
-                        handlers,
-                        path.uuid,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_CATEGORIES_BY_UUID, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetCategoriesByUuid>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        GetCategoriesByUuidPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_CATEGORIES_BY_UUID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_categories_by_uuid(
+                            handlers,
+                            path.uuid,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_CATEGORIES_BY_UUID, reply))
+        }
     }
-    async fn get_comparison_shopping_pages_find(
+    #[allow(clippy::manual_async_fn)]
+    fn get_comparison_shopping_pages_find(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetComparisonShoppingPagesFind>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetComparisonShoppingPagesFind>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    GetComparisonShoppingPagesFindParams,
-                    _,
-                >(&GET_COMPARISON_SHOPPING_PAGES_FIND, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_comparison_shopping_pages_find(
-                        handlers,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_COMPARISON_SHOPPING_PAGES_FIND, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetComparisonShoppingPagesFind>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        GetComparisonShoppingPagesFindParams,
+                        _,
+                    >(&GET_COMPARISON_SHOPPING_PAGES_FIND, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_comparison_shopping_pages_find(
+                            handlers,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_COMPARISON_SHOPPING_PAGES_FIND, reply),
+            )
+        }
     }
-    async fn post_conversations_by_id_offer(
+    #[allow(clippy::manual_async_fn)]
+    fn post_conversations_by_id_offer(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<PostConversationsByIdOffer>,
         body: runtime::RequestBody<PostConversationsByIdOffer>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PostConversationsByIdOffer>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        POST_CONVERSATIONS_BY_ID_OFFER.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    PostConversationsByIdOfferPath,
-                    runtime::NoParameters,
-                    _,
-                >(&POST_CONVERSATIONS_BY_ID_OFFER, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::PostConversationsByIdOfferRequestBody>()
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::post_conversations_by_id_offer(
-                        handlers,
-                        &caller,
-                        path.id,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&POST_CONVERSATIONS_BY_ID_OFFER, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostConversationsByIdOffer>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            POST_CONVERSATIONS_BY_ID_OFFER.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        PostConversationsByIdOfferPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&POST_CONVERSATIONS_BY_ID_OFFER, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::PostConversationsByIdOfferRequestBody>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::post_conversations_by_id_offer(
+                            handlers,
+                            &caller,
+                            path.id,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&POST_CONVERSATIONS_BY_ID_OFFER, reply),
+            )
+        }
     }
-    async fn get_csps_categories(
+    #[allow(clippy::manual_async_fn)]
+    fn get_csps_categories(
         rqctx: ::dropshot::RequestContext<H>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetCspsCategories>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_csps_categories(handlers)
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_CSPS_CATEGORIES, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetCspsCategories>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_csps_categories(handlers)
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_CSPS_CATEGORIES, reply))
+        }
     }
-    async fn get_csps_find(
+    #[allow(clippy::manual_async_fn)]
+    fn get_csps_find(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetCspsFind>,
-    ) -> ::std::result::Result<runtime::Reply<GetCspsFind>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    GetCspsFindParams,
-                    _,
-                >(&GET_CSPS_FIND, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_csps_find(handlers, params)
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_CSPS_FIND, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetCspsFind>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        GetCspsFindParams,
+                        _,
+                    >(&GET_CSPS_FIND, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_csps_find(handlers, params)
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_CSPS_FIND, reply))
+        }
     }
-    async fn get_listings_all(
+    #[allow(clippy::manual_async_fn)]
+    fn get_listings_all(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetListingsAll>,
-    ) -> ::std::result::Result<runtime::Reply<GetListingsAll>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    GetListingsAllParams,
-                    _,
-                >(&GET_LISTINGS_ALL, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_listings_all(handlers, params)
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_LISTINGS_ALL, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetListingsAll>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        GetListingsAllParams,
+                        _,
+                    >(&GET_LISTINGS_ALL, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_listings_all(
+                            handlers,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_LISTINGS_ALL, reply))
+        }
     }
-    async fn get_listings_facets_seller_location(
+    #[allow(clippy::manual_async_fn)]
+    fn get_listings_facets_seller_location(
         rqctx: ::dropshot::RequestContext<H>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetListingsFacetsSellerLocation>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_listings_facets_seller_location(
-                        handlers,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_LISTINGS_FACETS_SELLER_LOCATION, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetListingsFacetsSellerLocation>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_listings_facets_seller_location(
+                            handlers,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_LISTINGS_FACETS_SELLER_LOCATION, reply),
+            )
+        }
     }
-    async fn get_listings_by_listing_id_bump(
+    #[allow(clippy::manual_async_fn)]
+    fn get_listings_by_listing_id_bump(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetListingsByListingIdBump>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetListingsByListingIdBump>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_LISTINGS_BY_LISTING_ID_BUMP.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetListingsByListingIdBumpPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_LISTINGS_BY_LISTING_ID_BUMP, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_listings_by_listing_id_bump(
-                        handlers,
-                        &caller,
-                        path.listing_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_LISTINGS_BY_LISTING_ID_BUMP, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetListingsByListingIdBump>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_LISTINGS_BY_LISTING_ID_BUMP.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetListingsByListingIdBumpPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_LISTINGS_BY_LISTING_ID_BUMP, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_listings_by_listing_id_bump(
+                            handlers,
+                            &caller,
+                            path.listing_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_LISTINGS_BY_LISTING_ID_BUMP, reply),
+            )
+        }
     }
-    async fn post_listings_by_listing_id_bump_by_budget_type(
+    #[allow(clippy::manual_async_fn)]
+    fn post_listings_by_listing_id_bump_by_budget_type(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<PostListingsByListingIdBumpByBudgetType>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PostListingsByListingIdBumpByBudgetType>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        POST_LISTINGS_BY_LISTING_ID_BUMP_BY_BUDGET_TYPE.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    PostListingsByListingIdBumpByBudgetTypePath,
-                    runtime::NoParameters,
-                    _,
-                >(&POST_LISTINGS_BY_LISTING_ID_BUMP_BY_BUDGET_TYPE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::post_listings_by_listing_id_bump_by_budget_type(
-                        handlers,
-                        &caller,
-                        path.listing_id,
-                        path.budget_type,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&POST_LISTINGS_BY_LISTING_ID_BUMP_BY_BUDGET_TYPE, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostListingsByListingIdBumpByBudgetType>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            POST_LISTINGS_BY_LISTING_ID_BUMP_BY_BUDGET_TYPE.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        PostListingsByListingIdBumpByBudgetTypePath,
+                        runtime::NoParameters,
+                        _,
+                    >(&POST_LISTINGS_BY_LISTING_ID_BUMP_BY_BUDGET_TYPE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::post_listings_by_listing_id_bump_by_budget_type(
+                            handlers,
+                            &caller,
+                            path.listing_id,
+                            path.budget_type,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&POST_LISTINGS_BY_LISTING_ID_BUMP_BY_BUDGET_TYPE, reply),
+            )
+        }
     }
-    async fn post_listings_by_listing_id_conversations(
+    #[allow(clippy::manual_async_fn)]
+    fn post_listings_by_listing_id_conversations(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<PostListingsByListingIdConversations>,
         body: runtime::RequestBody<PostListingsByListingIdConversations>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PostListingsByListingIdConversations>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        POST_LISTINGS_BY_LISTING_ID_CONVERSATIONS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    PostListingsByListingIdConversationsPath,
-                    runtime::NoParameters,
-                    _,
-                >(&POST_LISTINGS_BY_LISTING_ID_CONVERSATIONS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::PostListingsByListingIdConversationsRequestBody>()
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::post_listings_by_listing_id_conversations(
-                        handlers,
-                        &caller,
-                        path.listing_id,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&POST_LISTINGS_BY_LISTING_ID_CONVERSATIONS, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostListingsByListingIdConversations>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            POST_LISTINGS_BY_LISTING_ID_CONVERSATIONS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        PostListingsByListingIdConversationsPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&POST_LISTINGS_BY_LISTING_ID_CONVERSATIONS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<
+                            types::PostListingsByListingIdConversationsRequestBody,
+                        >()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::post_listings_by_listing_id_conversations(
+                            handlers,
+                            &caller,
+                            path.listing_id,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&POST_LISTINGS_BY_LISTING_ID_CONVERSATIONS, reply),
+            )
+        }
     }
-    async fn get_listings_by_listing_id_images(
+    #[allow(clippy::manual_async_fn)]
+    fn get_listings_by_listing_id_images(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetListingsByListingIdImages>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetListingsByListingIdImages>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_LISTINGS_BY_LISTING_ID_IMAGES.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetListingsByListingIdImagesPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_LISTINGS_BY_LISTING_ID_IMAGES, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_listings_by_listing_id_images(
-                        handlers,
-                        &caller,
-                        path.listing_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_LISTINGS_BY_LISTING_ID_IMAGES, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetListingsByListingIdImages>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_LISTINGS_BY_LISTING_ID_IMAGES.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetListingsByListingIdImagesPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_LISTINGS_BY_LISTING_ID_IMAGES, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_listings_by_listing_id_images(
+                            handlers,
+                            &caller,
+                            path.listing_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_LISTINGS_BY_LISTING_ID_IMAGES, reply),
+            )
+        }
     }
-    async fn delete_listings_by_listing_id_images_by_image_id(
+    #[allow(clippy::manual_async_fn)]
+    fn delete_listings_by_listing_id_images_by_image_id(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<DeleteListingsByListingIdImagesByImageId>,
-    ) -> ::std::result::Result<
-        runtime::Reply<DeleteListingsByListingIdImagesByImageId>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        DELETE_LISTINGS_BY_LISTING_ID_IMAGES_BY_IMAGE_ID.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    DeleteListingsByListingIdImagesByImageIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&DELETE_LISTINGS_BY_LISTING_ID_IMAGES_BY_IMAGE_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::delete_listings_by_listing_id_images_by_image_id(
-                        handlers,
-                        &caller,
-                        path.listing_id,
-                        path.image_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&DELETE_LISTINGS_BY_LISTING_ID_IMAGES_BY_IMAGE_ID, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<DeleteListingsByListingIdImagesByImageId>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            DELETE_LISTINGS_BY_LISTING_ID_IMAGES_BY_IMAGE_ID.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        DeleteListingsByListingIdImagesByImageIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&DELETE_LISTINGS_BY_LISTING_ID_IMAGES_BY_IMAGE_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::delete_listings_by_listing_id_images_by_image_id(
+                            handlers,
+                            &caller,
+                            path.listing_id,
+                            path.image_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering
+                    .finish(&DELETE_LISTINGS_BY_LISTING_ID_IMAGES_BY_IMAGE_ID, reply),
+            )
+        }
     }
-    async fn get_listings_by_listing_id_sales(
+    #[allow(clippy::manual_async_fn)]
+    fn get_listings_by_listing_id_sales(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetListingsByListingIdSales>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetListingsByListingIdSales>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    GetListingsByListingIdSalesPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_LISTINGS_BY_LISTING_ID_SALES, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_listings_by_listing_id_sales(
-                        handlers,
-                        path.listing_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_LISTINGS_BY_LISTING_ID_SALES, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetListingsByListingIdSales>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        GetListingsByListingIdSalesPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_LISTINGS_BY_LISTING_ID_SALES, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_listings_by_listing_id_sales(
+                            handlers,
+                            path.listing_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_LISTINGS_BY_LISTING_ID_SALES, reply),
+            )
+        }
     }
-    async fn get_listings_by_slug(
+    #[allow(clippy::manual_async_fn)]
+    fn get_listings_by_slug(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetListingsBySlug>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetListingsBySlug>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    GetListingsBySlugPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_LISTINGS_BY_SLUG, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_listings_by_slug(
-                        handlers,
-                        path.slug,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_LISTINGS_BY_SLUG, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetListingsBySlug>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        GetListingsBySlugPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_LISTINGS_BY_SLUG, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_listings_by_slug(
+                            handlers,
+                            path.slug,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_LISTINGS_BY_SLUG, reply))
+        }
     }
-    async fn put_listings_by_slug(
+    #[allow(clippy::manual_async_fn)]
+    fn put_listings_by_slug(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<PutListingsBySlug>,
         body: runtime::RequestBody<PutListingsBySlug>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PutListingsBySlug>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        PUT_LISTINGS_BY_SLUG.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    PutListingsBySlugPath,
-                    runtime::NoParameters,
-                    _,
-                >(&PUT_LISTINGS_BY_SLUG, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body.decode::<types::PutListingsBySlugRequestBody>() {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::put_listings_by_slug(
-                        handlers,
-                        &caller,
-                        path.slug,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&PUT_LISTINGS_BY_SLUG, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PutListingsBySlug>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            PUT_LISTINGS_BY_SLUG.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        PutListingsBySlugPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&PUT_LISTINGS_BY_SLUG, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body.decode::<types::PutListingsBySlugRequestBody>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::put_listings_by_slug(
+                            handlers,
+                            &caller,
+                            path.slug,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&PUT_LISTINGS_BY_SLUG, reply))
+        }
     }
-    async fn delete_listings_by_slug(
+    #[allow(clippy::manual_async_fn)]
+    fn delete_listings_by_slug(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<DeleteListingsBySlug>,
-    ) -> ::std::result::Result<
-        runtime::Reply<DeleteListingsBySlug>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        DELETE_LISTINGS_BY_SLUG.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    DeleteListingsBySlugPath,
-                    runtime::NoParameters,
-                    _,
-                >(&DELETE_LISTINGS_BY_SLUG, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::delete_listings_by_slug(
-                        handlers,
-                        &caller,
-                        path.slug,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&DELETE_LISTINGS_BY_SLUG, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<DeleteListingsBySlug>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            DELETE_LISTINGS_BY_SLUG.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        DeleteListingsBySlugPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&DELETE_LISTINGS_BY_SLUG, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::delete_listings_by_slug(
+                            handlers,
+                            &caller,
+                            path.slug,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&DELETE_LISTINGS_BY_SLUG, reply))
+        }
     }
-    async fn get_listings_by_slug_edit(
+    #[allow(clippy::manual_async_fn)]
+    fn get_listings_by_slug_edit(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetListingsBySlugEdit>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetListingsBySlugEdit>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_LISTINGS_BY_SLUG_EDIT.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetListingsBySlugEditPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_LISTINGS_BY_SLUG_EDIT, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_listings_by_slug_edit(
-                        handlers,
-                        &caller,
-                        path.slug,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_LISTINGS_BY_SLUG_EDIT, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetListingsBySlugEdit>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_LISTINGS_BY_SLUG_EDIT.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetListingsBySlugEditPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_LISTINGS_BY_SLUG_EDIT, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_listings_by_slug_edit(
+                            handlers,
+                            &caller,
+                            path.slug,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_LISTINGS_BY_SLUG_EDIT, reply),
+            )
+        }
     }
-    async fn post_listings_by_slug_flag(
+    #[allow(clippy::manual_async_fn)]
+    fn post_listings_by_slug_flag(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<PostListingsBySlugFlag>,
         body: runtime::RequestBody<PostListingsBySlugFlag>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PostListingsBySlugFlag>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    PostListingsBySlugFlagPath,
-                    runtime::NoParameters,
-                    _,
-                >(&POST_LISTINGS_BY_SLUG_FLAG, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::PostListingsBySlugFlagRequestBody>()
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::post_listings_by_slug_flag(
-                        handlers,
-                        path.slug,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&POST_LISTINGS_BY_SLUG_FLAG, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostListingsBySlugFlag>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        PostListingsBySlugFlagPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&POST_LISTINGS_BY_SLUG_FLAG, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::PostListingsBySlugFlagRequestBody>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::post_listings_by_slug_flag(
+                            handlers,
+                            path.slug,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&POST_LISTINGS_BY_SLUG_FLAG, reply),
+            )
+        }
     }
-    async fn get_listings_by_slug_reviews(
+    #[allow(clippy::manual_async_fn)]
+    fn get_listings_by_slug_reviews(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetListingsBySlugReviews>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetListingsBySlugReviews>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    GetListingsBySlugReviewsPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_LISTINGS_BY_SLUG_REVIEWS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_listings_by_slug_reviews(
-                        handlers,
-                        path.slug,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_LISTINGS_BY_SLUG_REVIEWS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetListingsBySlugReviews>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        GetListingsBySlugReviewsPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_LISTINGS_BY_SLUG_REVIEWS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_listings_by_slug_reviews(
+                            handlers,
+                            path.slug,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_LISTINGS_BY_SLUG_REVIEWS, reply),
+            )
+        }
     }
-    async fn post_listings_by_slug_reviews(
+    #[allow(clippy::manual_async_fn)]
+    fn post_listings_by_slug_reviews(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<PostListingsBySlugReviews>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PostListingsBySlugReviews>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        POST_LISTINGS_BY_SLUG_REVIEWS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    PostListingsBySlugReviewsPath,
-                    runtime::NoParameters,
-                    _,
-                >(&POST_LISTINGS_BY_SLUG_REVIEWS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::post_listings_by_slug_reviews(
-                        handlers,
-                        &caller,
-                        path.slug,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&POST_LISTINGS_BY_SLUG_REVIEWS, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostListingsBySlugReviews>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            POST_LISTINGS_BY_SLUG_REVIEWS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        PostListingsBySlugReviewsPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&POST_LISTINGS_BY_SLUG_REVIEWS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::post_listings_by_slug_reviews(
+                            handlers,
+                            &caller,
+                            path.slug,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&POST_LISTINGS_BY_SLUG_REVIEWS, reply),
+            )
+        }
     }
-    async fn get_listings_by_slug_similar_listings(
+    #[allow(clippy::manual_async_fn)]
+    fn get_listings_by_slug_similar_listings(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetListingsBySlugSimilarListings>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetListingsBySlugSimilarListings>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    GetListingsBySlugSimilarListingsPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_LISTINGS_BY_SLUG_SIMILAR_LISTINGS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_listings_by_slug_similar_listings(
-                        handlers,
-                        path.slug,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_LISTINGS_BY_SLUG_SIMILAR_LISTINGS, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetListingsBySlugSimilarListings>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        GetListingsBySlugSimilarListingsPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_LISTINGS_BY_SLUG_SIMILAR_LISTINGS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_listings_by_slug_similar_listings(
+                            handlers,
+                            path.slug,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_LISTINGS_BY_SLUG_SIMILAR_LISTINGS, reply),
+            )
+        }
     }
-    async fn get_my_conversations_by_id(
+    #[allow(clippy::manual_async_fn)]
+    fn get_my_conversations_by_id(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetMyConversationsById>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetMyConversationsById>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_MY_CONVERSATIONS_BY_ID.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetMyConversationsByIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_MY_CONVERSATIONS_BY_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_my_conversations_by_id(
-                        handlers,
-                        &caller,
-                        path.id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_MY_CONVERSATIONS_BY_ID, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetMyConversationsById>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_MY_CONVERSATIONS_BY_ID.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetMyConversationsByIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_MY_CONVERSATIONS_BY_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_my_conversations_by_id(
+                            handlers,
+                            &caller,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_MY_CONVERSATIONS_BY_ID, reply),
+            )
+        }
     }
-    async fn put_my_conversations_by_id(
+    #[allow(clippy::manual_async_fn)]
+    fn put_my_conversations_by_id(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<PutMyConversationsById>,
         body: runtime::RequestBody<PutMyConversationsById>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PutMyConversationsById>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        PUT_MY_CONVERSATIONS_BY_ID.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    PutMyConversationsByIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&PUT_MY_CONVERSATIONS_BY_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::PutMyConversationsByIdRequestBody>()
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::put_my_conversations_by_id(
-                        handlers,
-                        &caller,
-                        path.id,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&PUT_MY_CONVERSATIONS_BY_ID, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PutMyConversationsById>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            PUT_MY_CONVERSATIONS_BY_ID.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        PutMyConversationsByIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&PUT_MY_CONVERSATIONS_BY_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::PutMyConversationsByIdRequestBody>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::put_my_conversations_by_id(
+                            handlers,
+                            &caller,
+                            path.id,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&PUT_MY_CONVERSATIONS_BY_ID, reply),
+            )
+        }
     }
-    async fn get_my_follows_articles(
+    #[allow(clippy::manual_async_fn)]
+    fn get_my_follows_articles(
         rqctx: ::dropshot::RequestContext<H>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetMyFollowsArticles>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_MY_FOLLOWS_ARTICLES.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_my_follows_articles(
-                        handlers,
-                        &caller,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_MY_FOLLOWS_ARTICLES, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetMyFollowsArticles>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_MY_FOLLOWS_ARTICLES.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_my_follows_articles(
+                            handlers,
+                            &caller,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_MY_FOLLOWS_ARTICLES, reply))
+        }
     }
-    async fn post_my_follows_articles(
+    #[allow(clippy::manual_async_fn)]
+    fn post_my_follows_articles(
         rqctx: ::dropshot::RequestContext<H>,
         body: runtime::RequestBody<PostMyFollowsArticles>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PostMyFollowsArticles>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        POST_MY_FOLLOWS_ARTICLES.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let body = match body.decode::<types::PostMyFollowsArticlesRequestBody>()
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::post_my_follows_articles(
-                        handlers,
-                        &caller,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&POST_MY_FOLLOWS_ARTICLES, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostMyFollowsArticles>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            POST_MY_FOLLOWS_ARTICLES.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::PostMyFollowsArticlesRequestBody>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::post_my_follows_articles(
+                            handlers,
+                            &caller,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&POST_MY_FOLLOWS_ARTICLES, reply))
+        }
     }
-    async fn get_my_follows_brands_by_slug(
+    #[allow(clippy::manual_async_fn)]
+    fn get_my_follows_brands_by_slug(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetMyFollowsBrandsBySlug>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetMyFollowsBrandsBySlug>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_MY_FOLLOWS_BRANDS_BY_SLUG.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetMyFollowsBrandsBySlugPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_MY_FOLLOWS_BRANDS_BY_SLUG, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_my_follows_brands_by_slug(
-                        handlers,
-                        &caller,
-                        path.slug,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_MY_FOLLOWS_BRANDS_BY_SLUG, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetMyFollowsBrandsBySlug>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_MY_FOLLOWS_BRANDS_BY_SLUG.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetMyFollowsBrandsBySlugPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_MY_FOLLOWS_BRANDS_BY_SLUG, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_my_follows_brands_by_slug(
+                            handlers,
+                            &caller,
+                            path.slug,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_MY_FOLLOWS_BRANDS_BY_SLUG, reply),
+            )
+        }
     }
-    async fn post_my_follows_brands_by_slug(
+    #[allow(clippy::manual_async_fn)]
+    fn post_my_follows_brands_by_slug(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<PostMyFollowsBrandsBySlug>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PostMyFollowsBrandsBySlug>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        POST_MY_FOLLOWS_BRANDS_BY_SLUG.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    PostMyFollowsBrandsBySlugPath,
-                    runtime::NoParameters,
-                    _,
-                >(&POST_MY_FOLLOWS_BRANDS_BY_SLUG, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::post_my_follows_brands_by_slug(
-                        handlers,
-                        &caller,
-                        path.slug,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&POST_MY_FOLLOWS_BRANDS_BY_SLUG, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostMyFollowsBrandsBySlug>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            POST_MY_FOLLOWS_BRANDS_BY_SLUG.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        PostMyFollowsBrandsBySlugPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&POST_MY_FOLLOWS_BRANDS_BY_SLUG, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::post_my_follows_brands_by_slug(
+                            handlers,
+                            &caller,
+                            path.slug,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&POST_MY_FOLLOWS_BRANDS_BY_SLUG, reply),
+            )
+        }
     }
-    async fn delete_my_follows_brands_by_slug(
+    #[allow(clippy::manual_async_fn)]
+    fn delete_my_follows_brands_by_slug(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<DeleteMyFollowsBrandsBySlug>,
-    ) -> ::std::result::Result<
-        runtime::Reply<DeleteMyFollowsBrandsBySlug>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        DELETE_MY_FOLLOWS_BRANDS_BY_SLUG.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    DeleteMyFollowsBrandsBySlugPath,
-                    runtime::NoParameters,
-                    _,
-                >(&DELETE_MY_FOLLOWS_BRANDS_BY_SLUG, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::delete_my_follows_brands_by_slug(
-                        handlers,
-                        &caller,
-                        path.slug,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&DELETE_MY_FOLLOWS_BRANDS_BY_SLUG, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<DeleteMyFollowsBrandsBySlug>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            DELETE_MY_FOLLOWS_BRANDS_BY_SLUG.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        DeleteMyFollowsBrandsBySlugPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&DELETE_MY_FOLLOWS_BRANDS_BY_SLUG, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::delete_my_follows_brands_by_slug(
+                            handlers,
+                            &caller,
+                            path.slug,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&DELETE_MY_FOLLOWS_BRANDS_BY_SLUG, reply),
+            )
+        }
     }
-    async fn get_my_follows_categories_by_category_by_subcategory(
+    #[allow(clippy::manual_async_fn)]
+    fn get_my_follows_categories_by_category_by_subcategory(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetMyFollowsCategoriesByCategoryBySubcategory>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetMyFollowsCategoriesByCategoryBySubcategory>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_MY_FOLLOWS_CATEGORIES_BY_CATEGORY_BY_SUBCATEGORY.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetMyFollowsCategoriesByCategoryBySubcategoryPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_MY_FOLLOWS_CATEGORIES_BY_CATEGORY_BY_SUBCATEGORY, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_my_follows_categories_by_category_by_subcategory(
-                        handlers,
-                        &caller,
-                        path.category,
-                        path.subcategory,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering
-                .finish(&GET_MY_FOLLOWS_CATEGORIES_BY_CATEGORY_BY_SUBCATEGORY, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetMyFollowsCategoriesByCategoryBySubcategory>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_MY_FOLLOWS_CATEGORIES_BY_CATEGORY_BY_SUBCATEGORY.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetMyFollowsCategoriesByCategoryBySubcategoryPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_MY_FOLLOWS_CATEGORIES_BY_CATEGORY_BY_SUBCATEGORY, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_my_follows_categories_by_category_by_subcategory(
+                            handlers,
+                            &caller,
+                            path.category,
+                            path.subcategory,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering
+                    .finish(&GET_MY_FOLLOWS_CATEGORIES_BY_CATEGORY_BY_SUBCATEGORY, reply),
+            )
+        }
     }
-    async fn post_my_follows_categories_by_category_by_subcategory(
+    #[allow(clippy::manual_async_fn)]
+    fn post_my_follows_categories_by_category_by_subcategory(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<PostMyFollowsCategoriesByCategoryBySubcategory>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PostMyFollowsCategoriesByCategoryBySubcategory>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        POST_MY_FOLLOWS_CATEGORIES_BY_CATEGORY_BY_SUBCATEGORY.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    PostMyFollowsCategoriesByCategoryBySubcategoryPath,
-                    runtime::NoParameters,
-                    _,
-                >(&POST_MY_FOLLOWS_CATEGORIES_BY_CATEGORY_BY_SUBCATEGORY, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::post_my_follows_categories_by_category_by_subcategory(
-                        handlers,
-                        &caller,
-                        path.category,
-                        path.subcategory,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering
-                .finish(&POST_MY_FOLLOWS_CATEGORIES_BY_CATEGORY_BY_SUBCATEGORY, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostMyFollowsCategoriesByCategoryBySubcategory>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            POST_MY_FOLLOWS_CATEGORIES_BY_CATEGORY_BY_SUBCATEGORY
+                                .security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        PostMyFollowsCategoriesByCategoryBySubcategoryPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&POST_MY_FOLLOWS_CATEGORIES_BY_CATEGORY_BY_SUBCATEGORY, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::post_my_follows_categories_by_category_by_subcategory(
+                            handlers,
+                            &caller,
+                            path.category,
+                            path.subcategory,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering
+                    .finish(
+                        &POST_MY_FOLLOWS_CATEGORIES_BY_CATEGORY_BY_SUBCATEGORY,
+                        reply,
+                    ),
+            )
+        }
     }
-    async fn delete_my_follows_categories_by_category_by_subcategory(
+    #[allow(clippy::manual_async_fn)]
+    fn delete_my_follows_categories_by_category_by_subcategory(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<
             DeleteMyFollowsCategoriesByCategoryBySubcategory,
         >,
-    ) -> ::std::result::Result<
-        runtime::Reply<DeleteMyFollowsCategoriesByCategoryBySubcategory>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        DELETE_MY_FOLLOWS_CATEGORIES_BY_CATEGORY_BY_SUBCATEGORY.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    DeleteMyFollowsCategoriesByCategoryBySubcategoryPath,
-                    runtime::NoParameters,
-                    _,
-                >(&DELETE_MY_FOLLOWS_CATEGORIES_BY_CATEGORY_BY_SUBCATEGORY, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::delete_my_follows_categories_by_category_by_subcategory(
-                        handlers,
-                        &caller,
-                        path.category,
-                        path.subcategory,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering
-                .finish(&DELETE_MY_FOLLOWS_CATEGORIES_BY_CATEGORY_BY_SUBCATEGORY, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<DeleteMyFollowsCategoriesByCategoryBySubcategory>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            DELETE_MY_FOLLOWS_CATEGORIES_BY_CATEGORY_BY_SUBCATEGORY
+                                .security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        DeleteMyFollowsCategoriesByCategoryBySubcategoryPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&DELETE_MY_FOLLOWS_CATEGORIES_BY_CATEGORY_BY_SUBCATEGORY, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::delete_my_follows_categories_by_category_by_subcategory(
+                            handlers,
+                            &caller,
+                            path.category,
+                            path.subcategory,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering
+                    .finish(
+                        &DELETE_MY_FOLLOWS_CATEGORIES_BY_CATEGORY_BY_SUBCATEGORY,
+                        reply,
+                    ),
+            )
+        }
     }
-    async fn get_my_follows_categories_by_identifier(
+    #[allow(clippy::manual_async_fn)]
+    fn get_my_follows_categories_by_identifier(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetMyFollowsCategoriesByIdentifier>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetMyFollowsCategoriesByIdentifier>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_MY_FOLLOWS_CATEGORIES_BY_IDENTIFIER.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetMyFollowsCategoriesByIdentifierPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_MY_FOLLOWS_CATEGORIES_BY_IDENTIFIER, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_my_follows_categories_by_identifier(
-                        handlers,
-                        &caller,
-                        path.identifier,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_MY_FOLLOWS_CATEGORIES_BY_IDENTIFIER, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetMyFollowsCategoriesByIdentifier>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_MY_FOLLOWS_CATEGORIES_BY_IDENTIFIER.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetMyFollowsCategoriesByIdentifierPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_MY_FOLLOWS_CATEGORIES_BY_IDENTIFIER, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_my_follows_categories_by_identifier(
+                            handlers,
+                            &caller,
+                            path.identifier,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_MY_FOLLOWS_CATEGORIES_BY_IDENTIFIER, reply),
+            )
+        }
     }
-    async fn post_my_follows_categories_by_identifier(
+    #[allow(clippy::manual_async_fn)]
+    fn post_my_follows_categories_by_identifier(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<PostMyFollowsCategoriesByIdentifier>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PostMyFollowsCategoriesByIdentifier>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        POST_MY_FOLLOWS_CATEGORIES_BY_IDENTIFIER.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    PostMyFollowsCategoriesByIdentifierPath,
-                    runtime::NoParameters,
-                    _,
-                >(&POST_MY_FOLLOWS_CATEGORIES_BY_IDENTIFIER, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::post_my_follows_categories_by_identifier(
-                        handlers,
-                        &caller,
-                        path.identifier,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&POST_MY_FOLLOWS_CATEGORIES_BY_IDENTIFIER, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostMyFollowsCategoriesByIdentifier>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            POST_MY_FOLLOWS_CATEGORIES_BY_IDENTIFIER.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        PostMyFollowsCategoriesByIdentifierPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&POST_MY_FOLLOWS_CATEGORIES_BY_IDENTIFIER, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::post_my_follows_categories_by_identifier(
+                            handlers,
+                            &caller,
+                            path.identifier,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&POST_MY_FOLLOWS_CATEGORIES_BY_IDENTIFIER, reply),
+            )
+        }
     }
-    async fn delete_my_follows_categories_by_identifier(
+    #[allow(clippy::manual_async_fn)]
+    fn delete_my_follows_categories_by_identifier(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<DeleteMyFollowsCategoriesByIdentifier>,
-    ) -> ::std::result::Result<
-        runtime::Reply<DeleteMyFollowsCategoriesByIdentifier>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        DELETE_MY_FOLLOWS_CATEGORIES_BY_IDENTIFIER.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    DeleteMyFollowsCategoriesByIdentifierPath,
-                    runtime::NoParameters,
-                    _,
-                >(&DELETE_MY_FOLLOWS_CATEGORIES_BY_IDENTIFIER, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::delete_my_follows_categories_by_identifier(
-                        handlers,
-                        &caller,
-                        path.identifier,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&DELETE_MY_FOLLOWS_CATEGORIES_BY_IDENTIFIER, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<DeleteMyFollowsCategoriesByIdentifier>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            DELETE_MY_FOLLOWS_CATEGORIES_BY_IDENTIFIER.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        DeleteMyFollowsCategoriesByIdentifierPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&DELETE_MY_FOLLOWS_CATEGORIES_BY_IDENTIFIER, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::delete_my_follows_categories_by_identifier(
+                            handlers,
+                            &caller,
+                            path.identifier,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&DELETE_MY_FOLLOWS_CATEGORIES_BY_IDENTIFIER, reply),
+            )
+        }
     }
-    async fn post_my_follows_categories_by_uuid(
+    #[allow(clippy::manual_async_fn)]
+    fn post_my_follows_categories_by_uuid(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<PostMyFollowsCategoriesByUuid>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PostMyFollowsCategoriesByUuid>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        POST_MY_FOLLOWS_CATEGORIES_BY_UUID.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    PostMyFollowsCategoriesByUuidPath,
-                    runtime::NoParameters,
-                    _,
-                >(&POST_MY_FOLLOWS_CATEGORIES_BY_UUID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::post_my_follows_categories_by_uuid(
-                        handlers,
-                        &caller,
-                        path.uuid,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&POST_MY_FOLLOWS_CATEGORIES_BY_UUID, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostMyFollowsCategoriesByUuid>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            POST_MY_FOLLOWS_CATEGORIES_BY_UUID.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        PostMyFollowsCategoriesByUuidPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&POST_MY_FOLLOWS_CATEGORIES_BY_UUID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::post_my_follows_categories_by_uuid(
+                            handlers,
+                            &caller,
+                            path.uuid,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&POST_MY_FOLLOWS_CATEGORIES_BY_UUID, reply),
+            )
+        }
     }
-    async fn get_my_follows_collections_by_slug(
+    #[allow(clippy::manual_async_fn)]
+    fn get_my_follows_collections_by_slug(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetMyFollowsCollectionsBySlug>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetMyFollowsCollectionsBySlug>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_MY_FOLLOWS_COLLECTIONS_BY_SLUG.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetMyFollowsCollectionsBySlugPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_MY_FOLLOWS_COLLECTIONS_BY_SLUG, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_my_follows_collections_by_slug(
-                        handlers,
-                        &caller,
-                        path.slug,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_MY_FOLLOWS_COLLECTIONS_BY_SLUG, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetMyFollowsCollectionsBySlug>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_MY_FOLLOWS_COLLECTIONS_BY_SLUG.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetMyFollowsCollectionsBySlugPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_MY_FOLLOWS_COLLECTIONS_BY_SLUG, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_my_follows_collections_by_slug(
+                            handlers,
+                            &caller,
+                            path.slug,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_MY_FOLLOWS_COLLECTIONS_BY_SLUG, reply),
+            )
+        }
     }
-    async fn post_my_follows_collections_by_slug(
+    #[allow(clippy::manual_async_fn)]
+    fn post_my_follows_collections_by_slug(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<PostMyFollowsCollectionsBySlug>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PostMyFollowsCollectionsBySlug>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        POST_MY_FOLLOWS_COLLECTIONS_BY_SLUG.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    PostMyFollowsCollectionsBySlugPath,
-                    runtime::NoParameters,
-                    _,
-                >(&POST_MY_FOLLOWS_COLLECTIONS_BY_SLUG, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::post_my_follows_collections_by_slug(
-                        handlers,
-                        &caller,
-                        path.slug,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&POST_MY_FOLLOWS_COLLECTIONS_BY_SLUG, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostMyFollowsCollectionsBySlug>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            POST_MY_FOLLOWS_COLLECTIONS_BY_SLUG.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        PostMyFollowsCollectionsBySlugPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&POST_MY_FOLLOWS_COLLECTIONS_BY_SLUG, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::post_my_follows_collections_by_slug(
+                            handlers,
+                            &caller,
+                            path.slug,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&POST_MY_FOLLOWS_COLLECTIONS_BY_SLUG, reply),
+            )
+        }
     }
-    async fn delete_my_follows_collections_by_slug(
+    #[allow(clippy::manual_async_fn)]
+    fn delete_my_follows_collections_by_slug(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<DeleteMyFollowsCollectionsBySlug>,
-    ) -> ::std::result::Result<
-        runtime::Reply<DeleteMyFollowsCollectionsBySlug>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        DELETE_MY_FOLLOWS_COLLECTIONS_BY_SLUG.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    DeleteMyFollowsCollectionsBySlugPath,
-                    runtime::NoParameters,
-                    _,
-                >(&DELETE_MY_FOLLOWS_COLLECTIONS_BY_SLUG, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::delete_my_follows_collections_by_slug(
-                        handlers,
-                        &caller,
-                        path.slug,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&DELETE_MY_FOLLOWS_COLLECTIONS_BY_SLUG, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<DeleteMyFollowsCollectionsBySlug>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            DELETE_MY_FOLLOWS_COLLECTIONS_BY_SLUG.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        DeleteMyFollowsCollectionsBySlugPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&DELETE_MY_FOLLOWS_COLLECTIONS_BY_SLUG, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::delete_my_follows_collections_by_slug(
+                            handlers,
+                            &caller,
+                            path.slug,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&DELETE_MY_FOLLOWS_COLLECTIONS_BY_SLUG, reply),
+            )
+        }
     }
-    async fn get_my_follows_handpicked_by_slug(
+    #[allow(clippy::manual_async_fn)]
+    fn get_my_follows_handpicked_by_slug(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetMyFollowsHandpickedBySlug>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetMyFollowsHandpickedBySlug>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_MY_FOLLOWS_HANDPICKED_BY_SLUG.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetMyFollowsHandpickedBySlugPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_MY_FOLLOWS_HANDPICKED_BY_SLUG, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_my_follows_handpicked_by_slug(
-                        handlers,
-                        &caller,
-                        path.slug,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_MY_FOLLOWS_HANDPICKED_BY_SLUG, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetMyFollowsHandpickedBySlug>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_MY_FOLLOWS_HANDPICKED_BY_SLUG.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetMyFollowsHandpickedBySlugPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_MY_FOLLOWS_HANDPICKED_BY_SLUG, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_my_follows_handpicked_by_slug(
+                            handlers,
+                            &caller,
+                            path.slug,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_MY_FOLLOWS_HANDPICKED_BY_SLUG, reply),
+            )
+        }
     }
-    async fn post_my_follows_handpicked_by_slug(
+    #[allow(clippy::manual_async_fn)]
+    fn post_my_follows_handpicked_by_slug(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<PostMyFollowsHandpickedBySlug>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PostMyFollowsHandpickedBySlug>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        POST_MY_FOLLOWS_HANDPICKED_BY_SLUG.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    PostMyFollowsHandpickedBySlugPath,
-                    runtime::NoParameters,
-                    _,
-                >(&POST_MY_FOLLOWS_HANDPICKED_BY_SLUG, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::post_my_follows_handpicked_by_slug(
-                        handlers,
-                        &caller,
-                        path.slug,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&POST_MY_FOLLOWS_HANDPICKED_BY_SLUG, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostMyFollowsHandpickedBySlug>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            POST_MY_FOLLOWS_HANDPICKED_BY_SLUG.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        PostMyFollowsHandpickedBySlugPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&POST_MY_FOLLOWS_HANDPICKED_BY_SLUG, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::post_my_follows_handpicked_by_slug(
+                            handlers,
+                            &caller,
+                            path.slug,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&POST_MY_FOLLOWS_HANDPICKED_BY_SLUG, reply),
+            )
+        }
     }
-    async fn delete_my_follows_handpicked_by_slug(
+    #[allow(clippy::manual_async_fn)]
+    fn delete_my_follows_handpicked_by_slug(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<DeleteMyFollowsHandpickedBySlug>,
-    ) -> ::std::result::Result<
-        runtime::Reply<DeleteMyFollowsHandpickedBySlug>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        DELETE_MY_FOLLOWS_HANDPICKED_BY_SLUG.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    DeleteMyFollowsHandpickedBySlugPath,
-                    runtime::NoParameters,
-                    _,
-                >(&DELETE_MY_FOLLOWS_HANDPICKED_BY_SLUG, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::delete_my_follows_handpicked_by_slug(
-                        handlers,
-                        &caller,
-                        path.slug,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&DELETE_MY_FOLLOWS_HANDPICKED_BY_SLUG, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<DeleteMyFollowsHandpickedBySlug>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            DELETE_MY_FOLLOWS_HANDPICKED_BY_SLUG.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        DeleteMyFollowsHandpickedBySlugPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&DELETE_MY_FOLLOWS_HANDPICKED_BY_SLUG, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::delete_my_follows_handpicked_by_slug(
+                            handlers,
+                            &caller,
+                            path.slug,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&DELETE_MY_FOLLOWS_HANDPICKED_BY_SLUG, reply),
+            )
+        }
     }
-    async fn get_my_follows_search(
+    #[allow(clippy::manual_async_fn)]
+    fn get_my_follows_search(
         rqctx: ::dropshot::RequestContext<H>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetMyFollowsSearch>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_MY_FOLLOWS_SEARCH.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_my_follows_search(
-                        handlers,
-                        &caller,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_MY_FOLLOWS_SEARCH, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetMyFollowsSearch>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_MY_FOLLOWS_SEARCH.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_my_follows_search(
+                            handlers,
+                            &caller,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_MY_FOLLOWS_SEARCH, reply))
+        }
     }
-    async fn post_my_follows_search(
+    #[allow(clippy::manual_async_fn)]
+    fn post_my_follows_search(
         rqctx: ::dropshot::RequestContext<H>,
         body: runtime::RequestBody<PostMyFollowsSearch>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PostMyFollowsSearch>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        POST_MY_FOLLOWS_SEARCH.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let body = match body.decode::<types::PostMyFollowsSearchRequestBody>() {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::post_my_follows_search(
-                        handlers,
-                        &caller,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&POST_MY_FOLLOWS_SEARCH, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostMyFollowsSearch>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            POST_MY_FOLLOWS_SEARCH.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::PostMyFollowsSearchRequestBody>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::post_my_follows_search(
+                            handlers,
+                            &caller,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&POST_MY_FOLLOWS_SEARCH, reply))
+        }
     }
-    async fn get_my_follows_shops_by_slug(
+    #[allow(clippy::manual_async_fn)]
+    fn get_my_follows_shops_by_slug(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetMyFollowsShopsBySlug>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetMyFollowsShopsBySlug>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_MY_FOLLOWS_SHOPS_BY_SLUG.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetMyFollowsShopsBySlugPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_MY_FOLLOWS_SHOPS_BY_SLUG, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_my_follows_shops_by_slug(
-                        handlers,
-                        &caller,
-                        path.slug,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_MY_FOLLOWS_SHOPS_BY_SLUG, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetMyFollowsShopsBySlug>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_MY_FOLLOWS_SHOPS_BY_SLUG.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetMyFollowsShopsBySlugPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_MY_FOLLOWS_SHOPS_BY_SLUG, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_my_follows_shops_by_slug(
+                            handlers,
+                            &caller,
+                            path.slug,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_MY_FOLLOWS_SHOPS_BY_SLUG, reply),
+            )
+        }
     }
-    async fn post_my_follows_shops_by_slug(
+    #[allow(clippy::manual_async_fn)]
+    fn post_my_follows_shops_by_slug(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<PostMyFollowsShopsBySlug>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PostMyFollowsShopsBySlug>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        POST_MY_FOLLOWS_SHOPS_BY_SLUG.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    PostMyFollowsShopsBySlugPath,
-                    runtime::NoParameters,
-                    _,
-                >(&POST_MY_FOLLOWS_SHOPS_BY_SLUG, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::post_my_follows_shops_by_slug(
-                        handlers,
-                        &caller,
-                        path.slug,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&POST_MY_FOLLOWS_SHOPS_BY_SLUG, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostMyFollowsShopsBySlug>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            POST_MY_FOLLOWS_SHOPS_BY_SLUG.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        PostMyFollowsShopsBySlugPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&POST_MY_FOLLOWS_SHOPS_BY_SLUG, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::post_my_follows_shops_by_slug(
+                            handlers,
+                            &caller,
+                            path.slug,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&POST_MY_FOLLOWS_SHOPS_BY_SLUG, reply),
+            )
+        }
     }
-    async fn delete_my_follows_shops_by_slug(
+    #[allow(clippy::manual_async_fn)]
+    fn delete_my_follows_shops_by_slug(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<DeleteMyFollowsShopsBySlug>,
-    ) -> ::std::result::Result<
-        runtime::Reply<DeleteMyFollowsShopsBySlug>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        DELETE_MY_FOLLOWS_SHOPS_BY_SLUG.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    DeleteMyFollowsShopsBySlugPath,
-                    runtime::NoParameters,
-                    _,
-                >(&DELETE_MY_FOLLOWS_SHOPS_BY_SLUG, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::delete_my_follows_shops_by_slug(
-                        handlers,
-                        &caller,
-                        path.slug,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&DELETE_MY_FOLLOWS_SHOPS_BY_SLUG, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<DeleteMyFollowsShopsBySlug>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            DELETE_MY_FOLLOWS_SHOPS_BY_SLUG.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        DeleteMyFollowsShopsBySlugPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&DELETE_MY_FOLLOWS_SHOPS_BY_SLUG, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::delete_my_follows_shops_by_slug(
+                            handlers,
+                            &caller,
+                            path.slug,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&DELETE_MY_FOLLOWS_SHOPS_BY_SLUG, reply),
+            )
+        }
     }
-    async fn post_my_follows_by_follow_id_alert(
+    #[allow(clippy::manual_async_fn)]
+    fn post_my_follows_by_follow_id_alert(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<PostMyFollowsByFollowIdAlert>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PostMyFollowsByFollowIdAlert>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    PostMyFollowsByFollowIdAlertPath,
-                    runtime::NoParameters,
-                    _,
-                >(&POST_MY_FOLLOWS_BY_FOLLOW_ID_ALERT, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::post_my_follows_by_follow_id_alert(
-                        handlers,
-                        path.follow_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&POST_MY_FOLLOWS_BY_FOLLOW_ID_ALERT, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostMyFollowsByFollowIdAlert>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        PostMyFollowsByFollowIdAlertPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&POST_MY_FOLLOWS_BY_FOLLOW_ID_ALERT, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::post_my_follows_by_follow_id_alert(
+                            handlers,
+                            path.follow_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&POST_MY_FOLLOWS_BY_FOLLOW_ID_ALERT, reply),
+            )
+        }
     }
-    async fn delete_my_follows_by_follow_id_alert(
+    #[allow(clippy::manual_async_fn)]
+    fn delete_my_follows_by_follow_id_alert(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<DeleteMyFollowsByFollowIdAlert>,
-    ) -> ::std::result::Result<
-        runtime::Reply<DeleteMyFollowsByFollowIdAlert>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    DeleteMyFollowsByFollowIdAlertPath,
-                    runtime::NoParameters,
-                    _,
-                >(&DELETE_MY_FOLLOWS_BY_FOLLOW_ID_ALERT, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::delete_my_follows_by_follow_id_alert(
-                        handlers,
-                        path.follow_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&DELETE_MY_FOLLOWS_BY_FOLLOW_ID_ALERT, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<DeleteMyFollowsByFollowIdAlert>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        DeleteMyFollowsByFollowIdAlertPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&DELETE_MY_FOLLOWS_BY_FOLLOW_ID_ALERT, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::delete_my_follows_by_follow_id_alert(
+                            handlers,
+                            path.follow_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&DELETE_MY_FOLLOWS_BY_FOLLOW_ID_ALERT, reply),
+            )
+        }
     }
-    async fn get_my_listings_drafts(
+    #[allow(clippy::manual_async_fn)]
+    fn get_my_listings_drafts(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetMyListingsDrafts>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetMyListingsDrafts>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_MY_LISTINGS_DRAFTS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    GetMyListingsDraftsParams,
-                    _,
-                >(&GET_MY_LISTINGS_DRAFTS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_my_listings_drafts(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_MY_LISTINGS_DRAFTS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetMyListingsDrafts>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_MY_LISTINGS_DRAFTS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        GetMyListingsDraftsParams,
+                        _,
+                    >(&GET_MY_LISTINGS_DRAFTS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_my_listings_drafts(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_MY_LISTINGS_DRAFTS, reply))
+        }
     }
-    async fn get_my_listings_negotiations(
+    #[allow(clippy::manual_async_fn)]
+    fn get_my_listings_negotiations(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetMyListingsNegotiations>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetMyListingsNegotiations>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_MY_LISTINGS_NEGOTIATIONS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    GetMyListingsNegotiationsParams,
-                    _,
-                >(&GET_MY_LISTINGS_NEGOTIATIONS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_my_listings_negotiations(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_MY_LISTINGS_NEGOTIATIONS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetMyListingsNegotiations>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_MY_LISTINGS_NEGOTIATIONS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        GetMyListingsNegotiationsParams,
+                        _,
+                    >(&GET_MY_LISTINGS_NEGOTIATIONS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_my_listings_negotiations(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_MY_LISTINGS_NEGOTIATIONS, reply),
+            )
+        }
     }
-    async fn get_my_negotiations_buying(
+    #[allow(clippy::manual_async_fn)]
+    fn get_my_negotiations_buying(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetMyNegotiationsBuying>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetMyNegotiationsBuying>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_MY_NEGOTIATIONS_BUYING.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    GetMyNegotiationsBuyingParams,
-                    _,
-                >(&GET_MY_NEGOTIATIONS_BUYING, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_my_negotiations_buying(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_MY_NEGOTIATIONS_BUYING, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetMyNegotiationsBuying>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_MY_NEGOTIATIONS_BUYING.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        GetMyNegotiationsBuyingParams,
+                        _,
+                    >(&GET_MY_NEGOTIATIONS_BUYING, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_my_negotiations_buying(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_MY_NEGOTIATIONS_BUYING, reply),
+            )
+        }
     }
-    async fn get_my_orders_buying_all(
+    #[allow(clippy::manual_async_fn)]
+    fn get_my_orders_buying_all(
         rqctx: ::dropshot::RequestContext<H>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetMyOrdersBuyingAll>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_MY_ORDERS_BUYING_ALL.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_my_orders_buying_all(
-                        handlers,
-                        &caller,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_MY_ORDERS_BUYING_ALL, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetMyOrdersBuyingAll>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_MY_ORDERS_BUYING_ALL.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_my_orders_buying_all(
+                            handlers,
+                            &caller,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_MY_ORDERS_BUYING_ALL, reply))
+        }
     }
-    async fn get_my_orders_buying_by_uuid_by_uuid(
+    #[allow(clippy::manual_async_fn)]
+    fn get_my_orders_buying_by_uuid_by_uuid(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetMyOrdersBuyingByUuidByUuid>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetMyOrdersBuyingByUuidByUuid>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    GetMyOrdersBuyingByUuidByUuidPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_MY_ORDERS_BUYING_BY_UUID_BY_UUID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_my_orders_buying_by_uuid_by_uuid(
-                        handlers,
-                        path.uuid,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_MY_ORDERS_BUYING_BY_UUID_BY_UUID, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetMyOrdersBuyingByUuidByUuid>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        GetMyOrdersBuyingByUuidByUuidPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_MY_ORDERS_BUYING_BY_UUID_BY_UUID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_my_orders_buying_by_uuid_by_uuid(
+                            handlers,
+                            path.uuid,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_MY_ORDERS_BUYING_BY_UUID_BY_UUID, reply),
+            )
+        }
     }
-    async fn get_my_orders_buying_unpaid(
+    #[allow(clippy::manual_async_fn)]
+    fn get_my_orders_buying_unpaid(
         rqctx: ::dropshot::RequestContext<H>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetMyOrdersBuyingUnpaid>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_MY_ORDERS_BUYING_UNPAID.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_my_orders_buying_unpaid(
-                        handlers,
-                        &caller,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_MY_ORDERS_BUYING_UNPAID, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetMyOrdersBuyingUnpaid>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_MY_ORDERS_BUYING_UNPAID.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_my_orders_buying_unpaid(
+                            handlers,
+                            &caller,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_MY_ORDERS_BUYING_UNPAID, reply),
+            )
+        }
     }
-    async fn post_my_orders_buying_by_id_mark_received(
+    #[allow(clippy::manual_async_fn)]
+    fn post_my_orders_buying_by_id_mark_received(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<PostMyOrdersBuyingByIdMarkReceived>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PostMyOrdersBuyingByIdMarkReceived>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        POST_MY_ORDERS_BUYING_BY_ID_MARK_RECEIVED.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    PostMyOrdersBuyingByIdMarkReceivedPath,
-                    runtime::NoParameters,
-                    _,
-                >(&POST_MY_ORDERS_BUYING_BY_ID_MARK_RECEIVED, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::post_my_orders_buying_by_id_mark_received(
-                        handlers,
-                        &caller,
-                        path.id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&POST_MY_ORDERS_BUYING_BY_ID_MARK_RECEIVED, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostMyOrdersBuyingByIdMarkReceived>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            POST_MY_ORDERS_BUYING_BY_ID_MARK_RECEIVED.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        PostMyOrdersBuyingByIdMarkReceivedPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&POST_MY_ORDERS_BUYING_BY_ID_MARK_RECEIVED, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::post_my_orders_buying_by_id_mark_received(
+                            handlers,
+                            &caller,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&POST_MY_ORDERS_BUYING_BY_ID_MARK_RECEIVED, reply),
+            )
+        }
     }
-    async fn get_my_orders_selling_all(
+    #[allow(clippy::manual_async_fn)]
+    fn get_my_orders_selling_all(
         rqctx: ::dropshot::RequestContext<H>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetMyOrdersSellingAll>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_MY_ORDERS_SELLING_ALL.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_my_orders_selling_all(
-                        handlers,
-                        &caller,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_MY_ORDERS_SELLING_ALL, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetMyOrdersSellingAll>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_MY_ORDERS_SELLING_ALL.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_my_orders_selling_all(
+                            handlers,
+                            &caller,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_MY_ORDERS_SELLING_ALL, reply),
+            )
+        }
     }
-    async fn get_my_orders_selling_awaiting_shipment(
+    #[allow(clippy::manual_async_fn)]
+    fn get_my_orders_selling_awaiting_shipment(
         rqctx: ::dropshot::RequestContext<H>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetMyOrdersSellingAwaitingShipment>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_MY_ORDERS_SELLING_AWAITING_SHIPMENT.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_my_orders_selling_awaiting_shipment(
-                        handlers,
-                        &caller,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_MY_ORDERS_SELLING_AWAITING_SHIPMENT, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetMyOrdersSellingAwaitingShipment>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_MY_ORDERS_SELLING_AWAITING_SHIPMENT.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_my_orders_selling_awaiting_shipment(
+                            handlers,
+                            &caller,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_MY_ORDERS_SELLING_AWAITING_SHIPMENT, reply),
+            )
+        }
     }
-    async fn get_my_orders_selling_buyer_history_by_buyer_id(
+    #[allow(clippy::manual_async_fn)]
+    fn get_my_orders_selling_buyer_history_by_buyer_id(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetMyOrdersSellingBuyerHistoryByBuyerId>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetMyOrdersSellingBuyerHistoryByBuyerId>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_MY_ORDERS_SELLING_BUYER_HISTORY_BY_BUYER_ID.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetMyOrdersSellingBuyerHistoryByBuyerIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_MY_ORDERS_SELLING_BUYER_HISTORY_BY_BUYER_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_my_orders_selling_buyer_history_by_buyer_id(
-                        handlers,
-                        &caller,
-                        path.buyer_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_MY_ORDERS_SELLING_BUYER_HISTORY_BY_BUYER_ID, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetMyOrdersSellingBuyerHistoryByBuyerId>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_MY_ORDERS_SELLING_BUYER_HISTORY_BY_BUYER_ID.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetMyOrdersSellingBuyerHistoryByBuyerIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_MY_ORDERS_SELLING_BUYER_HISTORY_BY_BUYER_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_my_orders_selling_buyer_history_by_buyer_id(
+                            handlers,
+                            &caller,
+                            path.buyer_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_MY_ORDERS_SELLING_BUYER_HISTORY_BY_BUYER_ID, reply),
+            )
+        }
     }
-    async fn get_my_orders_selling_by_uuid_by_uuid(
+    #[allow(clippy::manual_async_fn)]
+    fn get_my_orders_selling_by_uuid_by_uuid(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetMyOrdersSellingByUuidByUuid>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetMyOrdersSellingByUuidByUuid>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    GetMyOrdersSellingByUuidByUuidPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_MY_ORDERS_SELLING_BY_UUID_BY_UUID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_my_orders_selling_by_uuid_by_uuid(
-                        handlers,
-                        path.uuid,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_MY_ORDERS_SELLING_BY_UUID_BY_UUID, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetMyOrdersSellingByUuidByUuid>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        GetMyOrdersSellingByUuidByUuidPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_MY_ORDERS_SELLING_BY_UUID_BY_UUID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_my_orders_selling_by_uuid_by_uuid(
+                            handlers,
+                            path.uuid,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_MY_ORDERS_SELLING_BY_UUID_BY_UUID, reply),
+            )
+        }
     }
-    async fn get_my_orders_selling_unpaid(
+    #[allow(clippy::manual_async_fn)]
+    fn get_my_orders_selling_unpaid(
         rqctx: ::dropshot::RequestContext<H>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetMyOrdersSellingUnpaid>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_MY_ORDERS_SELLING_UNPAID.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_my_orders_selling_unpaid(
-                        handlers,
-                        &caller,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_MY_ORDERS_SELLING_UNPAID, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetMyOrdersSellingUnpaid>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_MY_ORDERS_SELLING_UNPAID.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_my_orders_selling_unpaid(
+                            handlers,
+                            &caller,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_MY_ORDERS_SELLING_UNPAID, reply),
+            )
+        }
     }
-    async fn post_my_orders_selling_by_id_mark_picked_up(
+    #[allow(clippy::manual_async_fn)]
+    fn post_my_orders_selling_by_id_mark_picked_up(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<PostMyOrdersSellingByIdMarkPickedUp>,
         body: runtime::RequestBody<PostMyOrdersSellingByIdMarkPickedUp>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PostMyOrdersSellingByIdMarkPickedUp>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        POST_MY_ORDERS_SELLING_BY_ID_MARK_PICKED_UP.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    PostMyOrdersSellingByIdMarkPickedUpPath,
-                    runtime::NoParameters,
-                    _,
-                >(&POST_MY_ORDERS_SELLING_BY_ID_MARK_PICKED_UP, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::PostMyOrdersSellingByIdMarkPickedUpRequestBody>()
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::post_my_orders_selling_by_id_mark_picked_up(
-                        handlers,
-                        &caller,
-                        path.id,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&POST_MY_ORDERS_SELLING_BY_ID_MARK_PICKED_UP, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostMyOrdersSellingByIdMarkPickedUp>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            POST_MY_ORDERS_SELLING_BY_ID_MARK_PICKED_UP.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        PostMyOrdersSellingByIdMarkPickedUpPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&POST_MY_ORDERS_SELLING_BY_ID_MARK_PICKED_UP, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<
+                            types::PostMyOrdersSellingByIdMarkPickedUpRequestBody,
+                        >()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::post_my_orders_selling_by_id_mark_picked_up(
+                            handlers,
+                            &caller,
+                            path.id,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&POST_MY_ORDERS_SELLING_BY_ID_MARK_PICKED_UP, reply),
+            )
+        }
     }
-    async fn post_my_orders_selling_by_id_ship(
+    #[allow(clippy::manual_async_fn)]
+    fn post_my_orders_selling_by_id_ship(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<PostMyOrdersSellingByIdShip>,
         body: runtime::RequestBody<PostMyOrdersSellingByIdShip>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PostMyOrdersSellingByIdShip>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        POST_MY_ORDERS_SELLING_BY_ID_SHIP.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    PostMyOrdersSellingByIdShipPath,
-                    runtime::NoParameters,
-                    _,
-                >(&POST_MY_ORDERS_SELLING_BY_ID_SHIP, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::PostMyOrdersSellingByIdShipRequestBody>()
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::post_my_orders_selling_by_id_ship(
-                        handlers,
-                        &caller,
-                        path.id,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&POST_MY_ORDERS_SELLING_BY_ID_SHIP, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostMyOrdersSellingByIdShip>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            POST_MY_ORDERS_SELLING_BY_ID_SHIP.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        PostMyOrdersSellingByIdShipPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&POST_MY_ORDERS_SELLING_BY_ID_SHIP, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::PostMyOrdersSellingByIdShipRequestBody>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::post_my_orders_selling_by_id_ship(
+                            handlers,
+                            &caller,
+                            path.id,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&POST_MY_ORDERS_SELLING_BY_ID_SHIP, reply),
+            )
+        }
     }
-    async fn post_my_orders_selling_by_order_id_refund_requests(
+    #[allow(clippy::manual_async_fn)]
+    fn post_my_orders_selling_by_order_id_refund_requests(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<PostMyOrdersSellingByOrderIdRefundRequests>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PostMyOrdersSellingByOrderIdRefundRequests>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        POST_MY_ORDERS_SELLING_BY_ORDER_ID_REFUND_REQUESTS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    PostMyOrdersSellingByOrderIdRefundRequestsPath,
-                    runtime::NoParameters,
-                    _,
-                >(&POST_MY_ORDERS_SELLING_BY_ORDER_ID_REFUND_REQUESTS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::post_my_orders_selling_by_order_id_refund_requests(
-                        handlers,
-                        &caller,
-                        path.order_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&POST_MY_ORDERS_SELLING_BY_ORDER_ID_REFUND_REQUESTS, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostMyOrdersSellingByOrderIdRefundRequests>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            POST_MY_ORDERS_SELLING_BY_ORDER_ID_REFUND_REQUESTS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        PostMyOrdersSellingByOrderIdRefundRequestsPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&POST_MY_ORDERS_SELLING_BY_ORDER_ID_REFUND_REQUESTS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::post_my_orders_selling_by_order_id_refund_requests(
+                            handlers,
+                            &caller,
+                            path.order_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering
+                    .finish(&POST_MY_ORDERS_SELLING_BY_ORDER_ID_REFUND_REQUESTS, reply),
+            )
+        }
     }
-    async fn get_products_reviews_by_id(
+    #[allow(clippy::manual_async_fn)]
+    fn get_products_reviews_by_id(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetProductsReviewsById>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetProductsReviewsById>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    GetProductsReviewsByIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_PRODUCTS_REVIEWS_BY_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_products_reviews_by_id(
-                        handlers,
-                        path.id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_PRODUCTS_REVIEWS_BY_ID, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetProductsReviewsById>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        GetProductsReviewsByIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_PRODUCTS_REVIEWS_BY_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_products_reviews_by_id(
+                            handlers,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_PRODUCTS_REVIEWS_BY_ID, reply),
+            )
+        }
     }
-    async fn put_products_reviews_by_id(
+    #[allow(clippy::manual_async_fn)]
+    fn put_products_reviews_by_id(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<PutProductsReviewsById>,
         body: runtime::RequestBody<PutProductsReviewsById>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PutProductsReviewsById>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        PUT_PRODUCTS_REVIEWS_BY_ID.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    PutProductsReviewsByIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&PUT_PRODUCTS_REVIEWS_BY_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::PutProductsReviewsByIdRequestBody>()
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::put_products_reviews_by_id(
-                        handlers,
-                        &caller,
-                        path.id,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&PUT_PRODUCTS_REVIEWS_BY_ID, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PutProductsReviewsById>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            PUT_PRODUCTS_REVIEWS_BY_ID.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        PutProductsReviewsByIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&PUT_PRODUCTS_REVIEWS_BY_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::PutProductsReviewsByIdRequestBody>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::put_products_reviews_by_id(
+                            handlers,
+                            &caller,
+                            path.id,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&PUT_PRODUCTS_REVIEWS_BY_ID, reply),
+            )
+        }
     }
-    async fn get_products_by_slug_reviews(
+    #[allow(clippy::manual_async_fn)]
+    fn get_products_by_slug_reviews(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetProductsBySlugReviews>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetProductsBySlugReviews>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    GetProductsBySlugReviewsPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_PRODUCTS_BY_SLUG_REVIEWS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_products_by_slug_reviews(
-                        handlers,
-                        path.slug,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_PRODUCTS_BY_SLUG_REVIEWS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetProductsBySlugReviews>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        GetProductsBySlugReviewsPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_PRODUCTS_BY_SLUG_REVIEWS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_products_by_slug_reviews(
+                            handlers,
+                            path.slug,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_PRODUCTS_BY_SLUG_REVIEWS, reply),
+            )
+        }
     }
-    async fn post_products_by_slug_reviews(
+    #[allow(clippy::manual_async_fn)]
+    fn post_products_by_slug_reviews(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<PostProductsBySlugReviews>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PostProductsBySlugReviews>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        POST_PRODUCTS_BY_SLUG_REVIEWS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    PostProductsBySlugReviewsPath,
-                    runtime::NoParameters,
-                    _,
-                >(&POST_PRODUCTS_BY_SLUG_REVIEWS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::post_products_by_slug_reviews(
-                        handlers,
-                        &caller,
-                        path.slug,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&POST_PRODUCTS_BY_SLUG_REVIEWS, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostProductsBySlugReviews>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            POST_PRODUCTS_BY_SLUG_REVIEWS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        PostProductsBySlugReviewsPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&POST_PRODUCTS_BY_SLUG_REVIEWS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::post_products_by_slug_reviews(
+                            handlers,
+                            &caller,
+                            path.slug,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&POST_PRODUCTS_BY_SLUG_REVIEWS, reply),
+            )
+        }
     }
-    async fn get_sales_reverb(
+    #[allow(clippy::manual_async_fn)]
+    fn get_sales_reverb(
         rqctx: ::dropshot::RequestContext<H>,
-    ) -> ::std::result::Result<runtime::Reply<GetSalesReverb>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_SALES_REVERB.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_sales_reverb(handlers, &caller)
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_SALES_REVERB, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetSalesReverb>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_SALES_REVERB.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_sales_reverb(
+                            handlers,
+                            &caller,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_SALES_REVERB, reply))
+        }
     }
-    async fn get_sales_seller(
+    #[allow(clippy::manual_async_fn)]
+    fn get_sales_seller(
         rqctx: ::dropshot::RequestContext<H>,
-    ) -> ::std::result::Result<runtime::Reply<GetSalesSeller>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_SALES_SELLER.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_sales_seller(handlers, &caller)
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_SALES_SELLER, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetSalesSeller>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_SALES_SELLER.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_sales_seller(
+                            handlers,
+                            &caller,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_SALES_SELLER, reply))
+        }
     }
-    async fn get_sales_by_slug(
+    #[allow(clippy::manual_async_fn)]
+    fn get_sales_by_slug(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetSalesBySlug>,
-    ) -> ::std::result::Result<runtime::Reply<GetSalesBySlug>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    GetSalesBySlugPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_SALES_BY_SLUG, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_sales_by_slug(
-                        handlers,
-                        path.slug,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_SALES_BY_SLUG, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetSalesBySlug>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        GetSalesBySlugPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_SALES_BY_SLUG, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_sales_by_slug(
+                            handlers,
+                            path.slug,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_SALES_BY_SLUG, reply))
+        }
     }
-    async fn get_shops_by_shop_id_shipping_profiles(
+    #[allow(clippy::manual_async_fn)]
+    fn get_shops_by_shop_id_shipping_profiles(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetShopsByShopIdShippingProfiles>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetShopsByShopIdShippingProfiles>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_SHOPS_BY_SHOP_ID_SHIPPING_PROFILES.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetShopsByShopIdShippingProfilesPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_SHOPS_BY_SHOP_ID_SHIPPING_PROFILES, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_shops_by_shop_id_shipping_profiles(
-                        handlers,
-                        &caller,
-                        path.shop_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_SHOPS_BY_SHOP_ID_SHIPPING_PROFILES, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetShopsByShopIdShippingProfiles>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_SHOPS_BY_SHOP_ID_SHIPPING_PROFILES.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetShopsByShopIdShippingProfilesPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_SHOPS_BY_SHOP_ID_SHIPPING_PROFILES, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_shops_by_shop_id_shipping_profiles(
+                            handlers,
+                            &caller,
+                            path.shop_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_SHOPS_BY_SHOP_ID_SHIPPING_PROFILES, reply),
+            )
+        }
     }
-    async fn get_shops_by_slug(
+    #[allow(clippy::manual_async_fn)]
+    fn get_shops_by_slug(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetShopsBySlug>,
-    ) -> ::std::result::Result<runtime::Reply<GetShopsBySlug>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    GetShopsBySlugPath,
-                    GetShopsBySlugParams,
-                    _,
-                >(&GET_SHOPS_BY_SLUG, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_shops_by_slug(
-                        handlers,
-                        path.slug,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_SHOPS_BY_SLUG, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetShopsBySlug>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        GetShopsBySlugPath,
+                        GetShopsBySlugParams,
+                        _,
+                    >(&GET_SHOPS_BY_SLUG, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_shops_by_slug(
+                            handlers,
+                            path.slug,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_SHOPS_BY_SLUG, reply))
+        }
     }
-    async fn get_shops_by_slug_feedback(
+    #[allow(clippy::manual_async_fn)]
+    fn get_shops_by_slug_feedback(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetShopsBySlugFeedback>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetShopsBySlugFeedback>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    GetShopsBySlugFeedbackPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_SHOPS_BY_SLUG_FEEDBACK, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_shops_by_slug_feedback(
-                        handlers,
-                        path.slug,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_SHOPS_BY_SLUG_FEEDBACK, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetShopsBySlugFeedback>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        GetShopsBySlugFeedbackPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_SHOPS_BY_SLUG_FEEDBACK, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_shops_by_slug_feedback(
+                            handlers,
+                            path.slug,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_SHOPS_BY_SLUG_FEEDBACK, reply),
+            )
+        }
     }
-    async fn get_shops_by_slug_feedback_buyer(
+    #[allow(clippy::manual_async_fn)]
+    fn get_shops_by_slug_feedback_buyer(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetShopsBySlugFeedbackBuyer>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetShopsBySlugFeedbackBuyer>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    GetShopsBySlugFeedbackBuyerPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_SHOPS_BY_SLUG_FEEDBACK_BUYER, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_shops_by_slug_feedback_buyer(
-                        handlers,
-                        path.slug,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_SHOPS_BY_SLUG_FEEDBACK_BUYER, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetShopsBySlugFeedbackBuyer>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        GetShopsBySlugFeedbackBuyerPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_SHOPS_BY_SLUG_FEEDBACK_BUYER, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_shops_by_slug_feedback_buyer(
+                            handlers,
+                            path.slug,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_SHOPS_BY_SLUG_FEEDBACK_BUYER, reply),
+            )
+        }
     }
-    async fn get_shops_by_slug_feedback_seller(
+    #[allow(clippy::manual_async_fn)]
+    fn get_shops_by_slug_feedback_seller(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetShopsBySlugFeedbackSeller>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetShopsBySlugFeedbackSeller>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    GetShopsBySlugFeedbackSellerPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_SHOPS_BY_SLUG_FEEDBACK_SELLER, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ReverbHandlers>::get_shops_by_slug_feedback_seller(
-                        handlers,
-                        path.slug,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_SHOPS_BY_SLUG_FEEDBACK_SELLER, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetShopsBySlugFeedbackSeller>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        GetShopsBySlugFeedbackSellerPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_SHOPS_BY_SLUG_FEEDBACK_SELLER, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ReverbHandlers>::get_shops_by_slug_feedback_seller(
+                            handlers,
+                            path.slug,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_SHOPS_BY_SLUG_FEEDBACK_SELLER, reply),
+            )
+        }
     }
 }
 ///The dropshot API description of a server of this version alone, built on `H`: see [`register_endpoints`], and the request metrics at `GET /metrics` ([`runtime::metrics`]).

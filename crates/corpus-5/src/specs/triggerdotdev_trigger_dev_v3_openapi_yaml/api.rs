@@ -20794,2717 +20794,3072 @@ Move a resolved or ignored error group back to unresolved.*/
 pub struct StrictServer<H>(::std::marker::PhantomData<H>);
 impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> {
     type Context = H;
-    async fn list_schedules_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn list_schedules_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ListSchedulesV1>,
-    ) -> ::std::result::Result<
-        runtime::Reply<ListSchedulesV1>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        LIST_SCHEDULES_V1.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    ListSchedulesV1Params,
-                    _,
-                >(&LIST_SCHEDULES_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TriggerDevV3RestApiHandlers>::list_schedules_v1(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&LIST_SCHEDULES_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ListSchedulesV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            LIST_SCHEDULES_V1.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        ListSchedulesV1Params,
+                        _,
+                    >(&LIST_SCHEDULES_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TriggerDevV3RestApiHandlers>::list_schedules_v1(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&LIST_SCHEDULES_V1, reply))
+        }
     }
-    async fn create_schedule_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn create_schedule_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<CreateScheduleV1>,
-    ) -> ::std::result::Result<
-        runtime::Reply<CreateScheduleV1>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        CREATE_SCHEDULE_V1.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let body = match body
-                    .decode::<types::CreateScheduleOptions>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TriggerDevV3RestApiHandlers>::create_schedule_v1(
-                        handlers,
-                        &caller,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&CREATE_SCHEDULE_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<CreateScheduleV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            CREATE_SCHEDULE_V1.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::CreateScheduleOptions>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TriggerDevV3RestApiHandlers>::create_schedule_v1(
+                            handlers,
+                            &caller,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&CREATE_SCHEDULE_V1, reply))
+        }
     }
-    async fn get_schedule_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn get_schedule_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetScheduleV1>,
-    ) -> ::std::result::Result<runtime::Reply<GetScheduleV1>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_SCHEDULE_V1.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetScheduleV1Path,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_SCHEDULE_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TriggerDevV3RestApiHandlers>::get_schedule_v1(
-                        handlers,
-                        &caller,
-                        path.schedule_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_SCHEDULE_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetScheduleV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_SCHEDULE_V1.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetScheduleV1Path,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_SCHEDULE_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TriggerDevV3RestApiHandlers>::get_schedule_v1(
+                            handlers,
+                            &caller,
+                            path.schedule_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_SCHEDULE_V1, reply))
+        }
     }
-    async fn update_schedule_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn update_schedule_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<UpdateScheduleV1>,
         body: runtime::RequestBody<UpdateScheduleV1>,
-    ) -> ::std::result::Result<
-        runtime::Reply<UpdateScheduleV1>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        UPDATE_SCHEDULE_V1.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    UpdateScheduleV1Path,
-                    runtime::NoParameters,
-                    _,
-                >(&UPDATE_SCHEDULE_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::UpdateScheduleOptions>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TriggerDevV3RestApiHandlers>::update_schedule_v1(
-                        handlers,
-                        &caller,
-                        path.schedule_id,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&UPDATE_SCHEDULE_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<UpdateScheduleV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            UPDATE_SCHEDULE_V1.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        UpdateScheduleV1Path,
+                        runtime::NoParameters,
+                        _,
+                    >(&UPDATE_SCHEDULE_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::UpdateScheduleOptions>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TriggerDevV3RestApiHandlers>::update_schedule_v1(
+                            handlers,
+                            &caller,
+                            path.schedule_id,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&UPDATE_SCHEDULE_V1, reply))
+        }
     }
-    async fn delete_schedule_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn delete_schedule_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<DeleteScheduleV1>,
-    ) -> ::std::result::Result<
-        runtime::Reply<DeleteScheduleV1>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        DELETE_SCHEDULE_V1.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    DeleteScheduleV1Path,
-                    runtime::NoParameters,
-                    _,
-                >(&DELETE_SCHEDULE_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TriggerDevV3RestApiHandlers>::delete_schedule_v1(
-                        handlers,
-                        &caller,
-                        path.schedule_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&DELETE_SCHEDULE_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<DeleteScheduleV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            DELETE_SCHEDULE_V1.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        DeleteScheduleV1Path,
+                        runtime::NoParameters,
+                        _,
+                    >(&DELETE_SCHEDULE_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TriggerDevV3RestApiHandlers>::delete_schedule_v1(
+                            handlers,
+                            &caller,
+                            path.schedule_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&DELETE_SCHEDULE_V1, reply))
+        }
     }
-    async fn deactivate_schedule_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn deactivate_schedule_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<DeactivateScheduleV1>,
-    ) -> ::std::result::Result<
-        runtime::Reply<DeactivateScheduleV1>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        DEACTIVATE_SCHEDULE_V1.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    DeactivateScheduleV1Path,
-                    runtime::NoParameters,
-                    _,
-                >(&DEACTIVATE_SCHEDULE_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TriggerDevV3RestApiHandlers>::deactivate_schedule_v1(
-                        handlers,
-                        &caller,
-                        path.schedule_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&DEACTIVATE_SCHEDULE_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<DeactivateScheduleV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            DEACTIVATE_SCHEDULE_V1.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        DeactivateScheduleV1Path,
+                        runtime::NoParameters,
+                        _,
+                    >(&DEACTIVATE_SCHEDULE_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TriggerDevV3RestApiHandlers>::deactivate_schedule_v1(
+                            handlers,
+                            &caller,
+                            path.schedule_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&DEACTIVATE_SCHEDULE_V1, reply))
+        }
     }
-    async fn activate_schedule_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn activate_schedule_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ActivateScheduleV1>,
-    ) -> ::std::result::Result<
-        runtime::Reply<ActivateScheduleV1>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ACTIVATE_SCHEDULE_V1.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    ActivateScheduleV1Path,
-                    runtime::NoParameters,
-                    _,
-                >(&ACTIVATE_SCHEDULE_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TriggerDevV3RestApiHandlers>::activate_schedule_v1(
-                        handlers,
-                        &caller,
-                        path.schedule_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&ACTIVATE_SCHEDULE_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ActivateScheduleV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ACTIVATE_SCHEDULE_V1.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        ActivateScheduleV1Path,
+                        runtime::NoParameters,
+                        _,
+                    >(&ACTIVATE_SCHEDULE_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TriggerDevV3RestApiHandlers>::activate_schedule_v1(
+                            handlers,
+                            &caller,
+                            path.schedule_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&ACTIVATE_SCHEDULE_V1, reply))
+        }
     }
-    async fn get_timezones_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn get_timezones_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetTimezonesV1>,
-    ) -> ::std::result::Result<runtime::Reply<GetTimezonesV1>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    GetTimezonesV1Params,
-                    _,
-                >(&GET_TIMEZONES_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TriggerDevV3RestApiHandlers>::get_timezones_v1(
-                        handlers,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_TIMEZONES_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetTimezonesV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        GetTimezonesV1Params,
+                        _,
+                    >(&GET_TIMEZONES_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TriggerDevV3RestApiHandlers>::get_timezones_v1(
+                            handlers,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_TIMEZONES_V1, reply))
+        }
     }
-    async fn replay_run_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn replay_run_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ReplayRunV1>,
-    ) -> ::std::result::Result<runtime::Reply<ReplayRunV1>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        REPLAY_RUN_V1.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    ReplayRunV1Path,
-                    runtime::NoParameters,
-                    _,
-                >(&REPLAY_RUN_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TriggerDevV3RestApiHandlers>::replay_run_v1(
-                        handlers,
-                        &caller,
-                        path.run_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&REPLAY_RUN_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ReplayRunV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            REPLAY_RUN_V1.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        ReplayRunV1Path,
+                        runtime::NoParameters,
+                        _,
+                    >(&REPLAY_RUN_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TriggerDevV3RestApiHandlers>::replay_run_v1(
+                            handlers,
+                            &caller,
+                            path.run_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&REPLAY_RUN_V1, reply))
+        }
     }
-    async fn add_run_tags_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn add_run_tags_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<AddRunTagsV1>,
         body: runtime::RequestBody<AddRunTagsV1>,
-    ) -> ::std::result::Result<runtime::Reply<AddRunTagsV1>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ADD_RUN_TAGS_V1.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    AddRunTagsV1Path,
-                    runtime::NoParameters,
-                    _,
-                >(&ADD_RUN_TAGS_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::AddRunTagsV1RequestBody>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TriggerDevV3RestApiHandlers>::add_run_tags_v1(
-                        handlers,
-                        &caller,
-                        path.run_id,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&ADD_RUN_TAGS_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<AddRunTagsV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ADD_RUN_TAGS_V1.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        AddRunTagsV1Path,
+                        runtime::NoParameters,
+                        _,
+                    >(&ADD_RUN_TAGS_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::AddRunTagsV1RequestBody>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TriggerDevV3RestApiHandlers>::add_run_tags_v1(
+                            handlers,
+                            &caller,
+                            path.run_id,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&ADD_RUN_TAGS_V1, reply))
+        }
     }
-    async fn get_run_trace_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn get_run_trace_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetRunTraceV1>,
-    ) -> ::std::result::Result<runtime::Reply<GetRunTraceV1>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_RUN_TRACE_V1.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetRunTraceV1Path,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_RUN_TRACE_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TriggerDevV3RestApiHandlers>::get_run_trace_v1(
-                        handlers,
-                        &caller,
-                        path.run_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_RUN_TRACE_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetRunTraceV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_RUN_TRACE_V1.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetRunTraceV1Path,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_RUN_TRACE_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TriggerDevV3RestApiHandlers>::get_run_trace_v1(
+                            handlers,
+                            &caller,
+                            path.run_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_RUN_TRACE_V1, reply))
+        }
     }
-    async fn get_run_events_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn get_run_events_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetRunEventsV1>,
-    ) -> ::std::result::Result<runtime::Reply<GetRunEventsV1>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_RUN_EVENTS_V1.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetRunEventsV1Path,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_RUN_EVENTS_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TriggerDevV3RestApiHandlers>::get_run_events_v1(
-                        handlers,
-                        &caller,
-                        path.run_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_RUN_EVENTS_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetRunEventsV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_RUN_EVENTS_V1.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetRunEventsV1Path,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_RUN_EVENTS_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TriggerDevV3RestApiHandlers>::get_run_events_v1(
+                            handlers,
+                            &caller,
+                            path.run_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_RUN_EVENTS_V1, reply))
+        }
     }
-    async fn update_run_metadata_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn update_run_metadata_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<UpdateRunMetadataV1>,
         body: runtime::RequestBody<UpdateRunMetadataV1>,
-    ) -> ::std::result::Result<
-        runtime::Reply<UpdateRunMetadataV1>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        UPDATE_RUN_METADATA_V1.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    UpdateRunMetadataV1Path,
-                    runtime::NoParameters,
-                    _,
-                >(&UPDATE_RUN_METADATA_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::UpdateRunMetadataV1RequestBody>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TriggerDevV3RestApiHandlers>::update_run_metadata_v1(
-                        handlers,
-                        &caller,
-                        path.run_id,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&UPDATE_RUN_METADATA_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<UpdateRunMetadataV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            UPDATE_RUN_METADATA_V1.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        UpdateRunMetadataV1Path,
+                        runtime::NoParameters,
+                        _,
+                    >(&UPDATE_RUN_METADATA_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::UpdateRunMetadataV1RequestBody>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TriggerDevV3RestApiHandlers>::update_run_metadata_v1(
+                            handlers,
+                            &caller,
+                            path.run_id,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&UPDATE_RUN_METADATA_V1, reply))
+        }
     }
-    async fn cancel_run_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn cancel_run_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<CancelRunV1>,
-    ) -> ::std::result::Result<runtime::Reply<CancelRunV1>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        CANCEL_RUN_V1.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    CancelRunV1Path,
-                    runtime::NoParameters,
-                    _,
-                >(&CANCEL_RUN_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TriggerDevV3RestApiHandlers>::cancel_run_v1(
-                        handlers,
-                        &caller,
-                        path.run_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&CANCEL_RUN_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<CancelRunV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            CANCEL_RUN_V1.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        CancelRunV1Path,
+                        runtime::NoParameters,
+                        _,
+                    >(&CANCEL_RUN_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TriggerDevV3RestApiHandlers>::cancel_run_v1(
+                            handlers,
+                            &caller,
+                            path.run_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&CANCEL_RUN_V1, reply))
+        }
     }
-    async fn list_deployments_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn list_deployments_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ListDeploymentsV1>,
-    ) -> ::std::result::Result<
-        runtime::Reply<ListDeploymentsV1>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        LIST_DEPLOYMENTS_V1.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    ListDeploymentsV1Params,
-                    _,
-                >(&LIST_DEPLOYMENTS_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TriggerDevV3RestApiHandlers>::list_deployments_v1(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&LIST_DEPLOYMENTS_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ListDeploymentsV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            LIST_DEPLOYMENTS_V1.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        ListDeploymentsV1Params,
+                        _,
+                    >(&LIST_DEPLOYMENTS_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TriggerDevV3RestApiHandlers>::list_deployments_v1(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&LIST_DEPLOYMENTS_V1, reply))
+        }
     }
-    async fn get_deployment_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn get_deployment_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetDeploymentV1>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetDeploymentV1>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_DEPLOYMENT_V1.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetDeploymentV1Path,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_DEPLOYMENT_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TriggerDevV3RestApiHandlers>::get_deployment_v1(
-                        handlers,
-                        &caller,
-                        path.deployment_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_DEPLOYMENT_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetDeploymentV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_DEPLOYMENT_V1.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetDeploymentV1Path,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_DEPLOYMENT_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TriggerDevV3RestApiHandlers>::get_deployment_v1(
+                            handlers,
+                            &caller,
+                            path.deployment_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_DEPLOYMENT_V1, reply))
+        }
     }
-    async fn execute_query_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn execute_query_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<ExecuteQueryV1>,
-    ) -> ::std::result::Result<runtime::Reply<ExecuteQueryV1>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        EXECUTE_QUERY_V1.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let body = match body
-                    .decode::<types::ExecuteQueryRequestBody>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TriggerDevV3RestApiHandlers>::execute_query_v1(
-                        handlers,
-                        &caller,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&EXECUTE_QUERY_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ExecuteQueryV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            EXECUTE_QUERY_V1.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::ExecuteQueryRequestBody>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TriggerDevV3RestApiHandlers>::execute_query_v1(
+                            handlers,
+                            &caller,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&EXECUTE_QUERY_V1, reply))
+        }
     }
-    async fn get_query_schema_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn get_query_schema_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetQuerySchemaV1>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_QUERY_SCHEMA_V1.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TriggerDevV3RestApiHandlers>::get_query_schema_v1(
-                        handlers,
-                        &caller,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_QUERY_SCHEMA_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetQuerySchemaV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_QUERY_SCHEMA_V1.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TriggerDevV3RestApiHandlers>::get_query_schema_v1(
+                            handlers,
+                            &caller,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_QUERY_SCHEMA_V1, reply))
+        }
     }
-    async fn list_dashboards_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn list_dashboards_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<
-        runtime::Reply<ListDashboardsV1>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        LIST_DASHBOARDS_V1.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TriggerDevV3RestApiHandlers>::list_dashboards_v1(
-                        handlers,
-                        &caller,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&LIST_DASHBOARDS_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ListDashboardsV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            LIST_DASHBOARDS_V1.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TriggerDevV3RestApiHandlers>::list_dashboards_v1(
+                            handlers,
+                            &caller,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&LIST_DASHBOARDS_V1, reply))
+        }
     }
-    async fn reschedule_run_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn reschedule_run_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<RescheduleRunV1>,
         body: runtime::RequestBody<RescheduleRunV1>,
-    ) -> ::std::result::Result<
-        runtime::Reply<RescheduleRunV1>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        RESCHEDULE_RUN_V1.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    RescheduleRunV1Path,
-                    runtime::NoParameters,
-                    _,
-                >(&RESCHEDULE_RUN_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::RescheduleRunRequestBody>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TriggerDevV3RestApiHandlers>::reschedule_run_v1(
-                        handlers,
-                        &caller,
-                        path.run_id,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&RESCHEDULE_RUN_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<RescheduleRunV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            RESCHEDULE_RUN_V1.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        RescheduleRunV1Path,
+                        runtime::NoParameters,
+                        _,
+                    >(&RESCHEDULE_RUN_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::RescheduleRunRequestBody>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TriggerDevV3RestApiHandlers>::reschedule_run_v1(
+                            handlers,
+                            &caller,
+                            path.run_id,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&RESCHEDULE_RUN_V1, reply))
+        }
     }
-    async fn get_run_result_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn get_run_result_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetRunResultV1>,
-    ) -> ::std::result::Result<runtime::Reply<GetRunResultV1>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_RUN_RESULT_V1.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetRunResultV1Path,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_RUN_RESULT_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TriggerDevV3RestApiHandlers>::get_run_result_v1(
-                        handlers,
-                        &caller,
-                        path.run_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_RUN_RESULT_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetRunResultV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_RUN_RESULT_V1.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetRunResultV1Path,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_RUN_RESULT_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TriggerDevV3RestApiHandlers>::get_run_result_v1(
+                            handlers,
+                            &caller,
+                            path.run_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_RUN_RESULT_V1, reply))
+        }
     }
-    async fn retrieve_run_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn retrieve_run_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<RetrieveRunV1>,
-    ) -> ::std::result::Result<runtime::Reply<RetrieveRunV1>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        RETRIEVE_RUN_V1.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    RetrieveRunV1Path,
-                    runtime::NoParameters,
-                    _,
-                >(&RETRIEVE_RUN_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TriggerDevV3RestApiHandlers>::retrieve_run_v1(
-                        handlers,
-                        &caller,
-                        path.run_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&RETRIEVE_RUN_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<RetrieveRunV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            RETRIEVE_RUN_V1.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        RetrieveRunV1Path,
+                        runtime::NoParameters,
+                        _,
+                    >(&RETRIEVE_RUN_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TriggerDevV3RestApiHandlers>::retrieve_run_v1(
+                            handlers,
+                            &caller,
+                            path.run_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&RETRIEVE_RUN_V1, reply))
+        }
     }
-    async fn list_runs_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn list_runs_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ListRunsV1>,
-    ) -> ::std::result::Result<runtime::Reply<ListRunsV1>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        LIST_RUNS_V1.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    ListRunsV1Params,
-                    _,
-                >(&LIST_RUNS_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TriggerDevV3RestApiHandlers>::list_runs_v1(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&LIST_RUNS_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ListRunsV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            LIST_RUNS_V1.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        ListRunsV1Params,
+                        _,
+                    >(&LIST_RUNS_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TriggerDevV3RestApiHandlers>::list_runs_v1(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&LIST_RUNS_V1, reply))
+        }
     }
-    async fn list_bulk_actions_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn list_bulk_actions_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ListBulkActionsV1>,
-    ) -> ::std::result::Result<
-        runtime::Reply<ListBulkActionsV1>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        LIST_BULK_ACTIONS_V1.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    ListBulkActionsV1Params,
-                    _,
-                >(&LIST_BULK_ACTIONS_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TriggerDevV3RestApiHandlers>::list_bulk_actions_v1(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&LIST_BULK_ACTIONS_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ListBulkActionsV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            LIST_BULK_ACTIONS_V1.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        ListBulkActionsV1Params,
+                        _,
+                    >(&LIST_BULK_ACTIONS_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TriggerDevV3RestApiHandlers>::list_bulk_actions_v1(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&LIST_BULK_ACTIONS_V1, reply))
+        }
     }
-    async fn create_bulk_action_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn create_bulk_action_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<CreateBulkActionV1>,
-    ) -> ::std::result::Result<
-        runtime::Reply<CreateBulkActionV1>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        CREATE_BULK_ACTION_V1.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let body = match body
-                    .decode::<types::CreateBulkActionRequestBody>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TriggerDevV3RestApiHandlers>::create_bulk_action_v1(
-                        handlers,
-                        &caller,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&CREATE_BULK_ACTION_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<CreateBulkActionV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            CREATE_BULK_ACTION_V1.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::CreateBulkActionRequestBody>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TriggerDevV3RestApiHandlers>::create_bulk_action_v1(
+                            handlers,
+                            &caller,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&CREATE_BULK_ACTION_V1, reply))
+        }
     }
-    async fn retrieve_bulk_action_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn retrieve_bulk_action_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<RetrieveBulkActionV1>,
-    ) -> ::std::result::Result<
-        runtime::Reply<RetrieveBulkActionV1>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        RETRIEVE_BULK_ACTION_V1.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    RetrieveBulkActionV1Path,
-                    runtime::NoParameters,
-                    _,
-                >(&RETRIEVE_BULK_ACTION_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TriggerDevV3RestApiHandlers>::retrieve_bulk_action_v1(
-                        handlers,
-                        &caller,
-                        path.bulk_action_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&RETRIEVE_BULK_ACTION_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<RetrieveBulkActionV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            RETRIEVE_BULK_ACTION_V1.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        RetrieveBulkActionV1Path,
+                        runtime::NoParameters,
+                        _,
+                    >(&RETRIEVE_BULK_ACTION_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TriggerDevV3RestApiHandlers>::retrieve_bulk_action_v1(
+                            handlers,
+                            &caller,
+                            path.bulk_action_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&RETRIEVE_BULK_ACTION_V1, reply))
+        }
     }
-    async fn abort_bulk_action_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn abort_bulk_action_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<AbortBulkActionV1>,
-    ) -> ::std::result::Result<
-        runtime::Reply<AbortBulkActionV1>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        ABORT_BULK_ACTION_V1.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    AbortBulkActionV1Path,
-                    runtime::NoParameters,
-                    _,
-                >(&ABORT_BULK_ACTION_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TriggerDevV3RestApiHandlers>::abort_bulk_action_v1(
-                        handlers,
-                        &caller,
-                        path.bulk_action_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&ABORT_BULK_ACTION_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<AbortBulkActionV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            ABORT_BULK_ACTION_V1.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        AbortBulkActionV1Path,
+                        runtime::NoParameters,
+                        _,
+                    >(&ABORT_BULK_ACTION_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TriggerDevV3RestApiHandlers>::abort_bulk_action_v1(
+                            handlers,
+                            &caller,
+                            path.bulk_action_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&ABORT_BULK_ACTION_V1, reply))
+        }
     }
-    async fn list_project_runs_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn list_project_runs_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ListProjectRunsV1>,
-    ) -> ::std::result::Result<
-        runtime::Reply<ListProjectRunsV1>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        LIST_PROJECT_RUNS_V1.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    ListProjectRunsV1Path,
-                    ListProjectRunsV1Params,
-                    _,
-                >(&LIST_PROJECT_RUNS_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TriggerDevV3RestApiHandlers>::list_project_runs_v1(
-                        handlers,
-                        &caller,
-                        path.project_ref,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&LIST_PROJECT_RUNS_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ListProjectRunsV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            LIST_PROJECT_RUNS_V1.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        ListProjectRunsV1Path,
+                        ListProjectRunsV1Params,
+                        _,
+                    >(&LIST_PROJECT_RUNS_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TriggerDevV3RestApiHandlers>::list_project_runs_v1(
+                            handlers,
+                            &caller,
+                            path.project_ref,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&LIST_PROJECT_RUNS_V1, reply))
+        }
     }
-    async fn list_project_envvars_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn list_project_envvars_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ListProjectEnvvarsV1>,
-    ) -> ::std::result::Result<
-        runtime::Reply<ListProjectEnvvarsV1>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        LIST_PROJECT_ENVVARS_V1.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    ListProjectEnvvarsV1Path,
-                    runtime::NoParameters,
-                    _,
-                >(&LIST_PROJECT_ENVVARS_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TriggerDevV3RestApiHandlers>::list_project_envvars_v1(
-                        handlers,
-                        &caller,
-                        path.project_ref,
-                        path.env,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&LIST_PROJECT_ENVVARS_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ListProjectEnvvarsV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            LIST_PROJECT_ENVVARS_V1.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        ListProjectEnvvarsV1Path,
+                        runtime::NoParameters,
+                        _,
+                    >(&LIST_PROJECT_ENVVARS_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TriggerDevV3RestApiHandlers>::list_project_envvars_v1(
+                            handlers,
+                            &caller,
+                            path.project_ref,
+                            path.env,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&LIST_PROJECT_ENVVARS_V1, reply))
+        }
     }
-    async fn create_project_envvar_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn create_project_envvar_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<CreateProjectEnvvarV1>,
         body: runtime::RequestBody<CreateProjectEnvvarV1>,
-    ) -> ::std::result::Result<
-        runtime::Reply<CreateProjectEnvvarV1>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        CREATE_PROJECT_ENVVAR_V1.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    CreateProjectEnvvarV1Path,
-                    runtime::NoParameters,
-                    _,
-                >(&CREATE_PROJECT_ENVVAR_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::EnvVar>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TriggerDevV3RestApiHandlers>::create_project_envvar_v1(
-                        handlers,
-                        &caller,
-                        path.project_ref,
-                        path.env,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&CREATE_PROJECT_ENVVAR_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<CreateProjectEnvvarV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            CREATE_PROJECT_ENVVAR_V1.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        CreateProjectEnvvarV1Path,
+                        runtime::NoParameters,
+                        _,
+                    >(&CREATE_PROJECT_ENVVAR_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::EnvVar>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TriggerDevV3RestApiHandlers>::create_project_envvar_v1(
+                            handlers,
+                            &caller,
+                            path.project_ref,
+                            path.env,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&CREATE_PROJECT_ENVVAR_V1, reply))
+        }
     }
-    async fn get_project_envvar_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn get_project_envvar_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetProjectEnvvarV1>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetProjectEnvvarV1>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_PROJECT_ENVVAR_V1.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetProjectEnvvarV1Path,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_PROJECT_ENVVAR_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TriggerDevV3RestApiHandlers>::get_project_envvar_v1(
-                        handlers,
-                        &caller,
-                        path.project_ref,
-                        path.env,
-                        path.name,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_PROJECT_ENVVAR_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetProjectEnvvarV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_PROJECT_ENVVAR_V1.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetProjectEnvvarV1Path,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_PROJECT_ENVVAR_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TriggerDevV3RestApiHandlers>::get_project_envvar_v1(
+                            handlers,
+                            &caller,
+                            path.project_ref,
+                            path.env,
+                            path.name,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_PROJECT_ENVVAR_V1, reply))
+        }
     }
-    async fn update_project_envvar_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn update_project_envvar_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<UpdateProjectEnvvarV1>,
         body: runtime::RequestBody<UpdateProjectEnvvarV1>,
-    ) -> ::std::result::Result<
-        runtime::Reply<UpdateProjectEnvvarV1>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        UPDATE_PROJECT_ENVVAR_V1.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    UpdateProjectEnvvarV1Path,
-                    runtime::NoParameters,
-                    _,
-                >(&UPDATE_PROJECT_ENVVAR_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::EnvVarValue>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TriggerDevV3RestApiHandlers>::update_project_envvar_v1(
-                        handlers,
-                        &caller,
-                        path.project_ref,
-                        path.env,
-                        path.name,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&UPDATE_PROJECT_ENVVAR_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<UpdateProjectEnvvarV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            UPDATE_PROJECT_ENVVAR_V1.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        UpdateProjectEnvvarV1Path,
+                        runtime::NoParameters,
+                        _,
+                    >(&UPDATE_PROJECT_ENVVAR_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::EnvVarValue>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TriggerDevV3RestApiHandlers>::update_project_envvar_v1(
+                            handlers,
+                            &caller,
+                            path.project_ref,
+                            path.env,
+                            path.name,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&UPDATE_PROJECT_ENVVAR_V1, reply))
+        }
     }
-    async fn delete_project_envvar_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn delete_project_envvar_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<DeleteProjectEnvvarV1>,
-    ) -> ::std::result::Result<
-        runtime::Reply<DeleteProjectEnvvarV1>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        DELETE_PROJECT_ENVVAR_V1.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    DeleteProjectEnvvarV1Path,
-                    runtime::NoParameters,
-                    _,
-                >(&DELETE_PROJECT_ENVVAR_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TriggerDevV3RestApiHandlers>::delete_project_envvar_v1(
-                        handlers,
-                        &caller,
-                        path.project_ref,
-                        path.env,
-                        path.name,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&DELETE_PROJECT_ENVVAR_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<DeleteProjectEnvvarV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            DELETE_PROJECT_ENVVAR_V1.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        DeleteProjectEnvvarV1Path,
+                        runtime::NoParameters,
+                        _,
+                    >(&DELETE_PROJECT_ENVVAR_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TriggerDevV3RestApiHandlers>::delete_project_envvar_v1(
+                            handlers,
+                            &caller,
+                            path.project_ref,
+                            path.env,
+                            path.name,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&DELETE_PROJECT_ENVVAR_V1, reply))
+        }
     }
-    async fn trigger_task_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn trigger_task_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<TriggerTaskV1>,
         body: runtime::RequestBody<TriggerTaskV1>,
-    ) -> ::std::result::Result<runtime::Reply<TriggerTaskV1>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        TRIGGER_TASK_V1.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    TriggerTaskV1Path,
-                    runtime::NoParameters,
-                    _,
-                >(&TRIGGER_TASK_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::TriggerTaskRequestBody>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TriggerDevV3RestApiHandlers>::trigger_task_v1(
-                        handlers,
-                        &caller,
-                        path.task_identifier,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&TRIGGER_TASK_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<TriggerTaskV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            TRIGGER_TASK_V1.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        TriggerTaskV1Path,
+                        runtime::NoParameters,
+                        _,
+                    >(&TRIGGER_TASK_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::TriggerTaskRequestBody>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TriggerDevV3RestApiHandlers>::trigger_task_v1(
+                            handlers,
+                            &caller,
+                            path.task_identifier,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&TRIGGER_TASK_V1, reply))
+        }
     }
-    async fn batch_trigger_task_by_id_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn batch_trigger_task_by_id_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<BatchTriggerTaskByIdV1>,
         body: runtime::RequestBody<BatchTriggerTaskByIdV1>,
-    ) -> ::std::result::Result<
-        runtime::Reply<BatchTriggerTaskByIdV1>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        BATCH_TRIGGER_TASK_BY_ID_V1.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    BatchTriggerTaskByIdV1Path,
-                    runtime::NoParameters,
-                    _,
-                >(&BATCH_TRIGGER_TASK_BY_ID_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::BatchTriggerTaskByIdV1RequestBody>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TriggerDevV3RestApiHandlers>::batch_trigger_task_by_id_v1(
-                        handlers,
-                        &caller,
-                        path.task_identifier,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&BATCH_TRIGGER_TASK_BY_ID_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<BatchTriggerTaskByIdV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            BATCH_TRIGGER_TASK_BY_ID_V1.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        BatchTriggerTaskByIdV1Path,
+                        runtime::NoParameters,
+                        _,
+                    >(&BATCH_TRIGGER_TASK_BY_ID_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::BatchTriggerTaskByIdV1RequestBody>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TriggerDevV3RestApiHandlers>::batch_trigger_task_by_id_v1(
+                            handlers,
+                            &caller,
+                            path.task_identifier,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&BATCH_TRIGGER_TASK_BY_ID_V1, reply),
+            )
+        }
     }
-    async fn retrieve_batch_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn retrieve_batch_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<RetrieveBatchV1>,
-    ) -> ::std::result::Result<
-        runtime::Reply<RetrieveBatchV1>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        RETRIEVE_BATCH_V1.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    RetrieveBatchV1Path,
-                    runtime::NoParameters,
-                    _,
-                >(&RETRIEVE_BATCH_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TriggerDevV3RestApiHandlers>::retrieve_batch_v1(
-                        handlers,
-                        &caller,
-                        path.batch_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&RETRIEVE_BATCH_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<RetrieveBatchV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            RETRIEVE_BATCH_V1.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        RetrieveBatchV1Path,
+                        runtime::NoParameters,
+                        _,
+                    >(&RETRIEVE_BATCH_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TriggerDevV3RestApiHandlers>::retrieve_batch_v1(
+                            handlers,
+                            &caller,
+                            path.batch_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&RETRIEVE_BATCH_V1, reply))
+        }
     }
-    async fn get_batch_results_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn get_batch_results_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetBatchResultsV1>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetBatchResultsV1>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_BATCH_RESULTS_V1.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetBatchResultsV1Path,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_BATCH_RESULTS_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TriggerDevV3RestApiHandlers>::get_batch_results_v1(
-                        handlers,
-                        &caller,
-                        path.batch_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_BATCH_RESULTS_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetBatchResultsV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_BATCH_RESULTS_V1.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetBatchResultsV1Path,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_BATCH_RESULTS_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TriggerDevV3RestApiHandlers>::get_batch_results_v1(
+                            handlers,
+                            &caller,
+                            path.batch_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_BATCH_RESULTS_V1, reply))
+        }
     }
-    async fn list_queues_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn list_queues_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ListQueuesV1>,
-    ) -> ::std::result::Result<runtime::Reply<ListQueuesV1>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        LIST_QUEUES_V1.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    ListQueuesV1Params,
-                    _,
-                >(&LIST_QUEUES_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TriggerDevV3RestApiHandlers>::list_queues_v1(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&LIST_QUEUES_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ListQueuesV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            LIST_QUEUES_V1.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        ListQueuesV1Params,
+                        _,
+                    >(&LIST_QUEUES_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TriggerDevV3RestApiHandlers>::list_queues_v1(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&LIST_QUEUES_V1, reply))
+        }
     }
-    async fn retrieve_queue_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn retrieve_queue_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<RetrieveQueueV1>,
-    ) -> ::std::result::Result<
-        runtime::Reply<RetrieveQueueV1>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        RETRIEVE_QUEUE_V1.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    RetrieveQueueV1Path,
-                    RetrieveQueueV1Params,
-                    _,
-                >(&RETRIEVE_QUEUE_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TriggerDevV3RestApiHandlers>::retrieve_queue_v1(
-                        handlers,
-                        &caller,
-                        path.queue_param,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&RETRIEVE_QUEUE_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<RetrieveQueueV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            RETRIEVE_QUEUE_V1.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        RetrieveQueueV1Path,
+                        RetrieveQueueV1Params,
+                        _,
+                    >(&RETRIEVE_QUEUE_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TriggerDevV3RestApiHandlers>::retrieve_queue_v1(
+                            handlers,
+                            &caller,
+                            path.queue_param,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&RETRIEVE_QUEUE_V1, reply))
+        }
     }
-    async fn pause_queue_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn pause_queue_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<PauseQueueV1>,
         body: runtime::RequestBody<PauseQueueV1>,
-    ) -> ::std::result::Result<runtime::Reply<PauseQueueV1>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        PAUSE_QUEUE_V1.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    PauseQueueV1Path,
-                    runtime::NoParameters,
-                    _,
-                >(&PAUSE_QUEUE_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::PauseQueueV1RequestBody>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TriggerDevV3RestApiHandlers>::pause_queue_v1(
-                        handlers,
-                        &caller,
-                        path.queue_param,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&PAUSE_QUEUE_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PauseQueueV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            PAUSE_QUEUE_V1.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        PauseQueueV1Path,
+                        runtime::NoParameters,
+                        _,
+                    >(&PAUSE_QUEUE_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::PauseQueueV1RequestBody>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TriggerDevV3RestApiHandlers>::pause_queue_v1(
+                            handlers,
+                            &caller,
+                            path.queue_param,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&PAUSE_QUEUE_V1, reply))
+        }
     }
-    async fn override_queue_concurrency_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn override_queue_concurrency_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<OverrideQueueConcurrencyV1>,
         body: runtime::RequestBody<OverrideQueueConcurrencyV1>,
-    ) -> ::std::result::Result<
-        runtime::Reply<OverrideQueueConcurrencyV1>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        OVERRIDE_QUEUE_CONCURRENCY_V1.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    OverrideQueueConcurrencyV1Path,
-                    runtime::NoParameters,
-                    _,
-                >(&OVERRIDE_QUEUE_CONCURRENCY_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::OverrideQueueConcurrencyV1RequestBody>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TriggerDevV3RestApiHandlers>::override_queue_concurrency_v1(
-                        handlers,
-                        &caller,
-                        path.queue_param,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&OVERRIDE_QUEUE_CONCURRENCY_V1, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<OverrideQueueConcurrencyV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            OVERRIDE_QUEUE_CONCURRENCY_V1.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        OverrideQueueConcurrencyV1Path,
+                        runtime::NoParameters,
+                        _,
+                    >(&OVERRIDE_QUEUE_CONCURRENCY_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::OverrideQueueConcurrencyV1RequestBody>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TriggerDevV3RestApiHandlers>::override_queue_concurrency_v1(
+                            handlers,
+                            &caller,
+                            path.queue_param,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&OVERRIDE_QUEUE_CONCURRENCY_V1, reply),
+            )
+        }
     }
-    async fn reset_queue_concurrency_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn reset_queue_concurrency_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ResetQueueConcurrencyV1>,
         body: runtime::RequestBody<ResetQueueConcurrencyV1>,
-    ) -> ::std::result::Result<
-        runtime::Reply<ResetQueueConcurrencyV1>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        RESET_QUEUE_CONCURRENCY_V1.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    ResetQueueConcurrencyV1Path,
-                    runtime::NoParameters,
-                    _,
-                >(&RESET_QUEUE_CONCURRENCY_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::ResetQueueConcurrencyV1RequestBody>()
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TriggerDevV3RestApiHandlers>::reset_queue_concurrency_v1(
-                        handlers,
-                        &caller,
-                        path.queue_param,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&RESET_QUEUE_CONCURRENCY_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ResetQueueConcurrencyV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            RESET_QUEUE_CONCURRENCY_V1.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        ResetQueueConcurrencyV1Path,
+                        runtime::NoParameters,
+                        _,
+                    >(&RESET_QUEUE_CONCURRENCY_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::ResetQueueConcurrencyV1RequestBody>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TriggerDevV3RestApiHandlers>::reset_queue_concurrency_v1(
+                            handlers,
+                            &caller,
+                            path.queue_param,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&RESET_QUEUE_CONCURRENCY_V1, reply),
+            )
+        }
     }
-    async fn list_waitpoint_tokens_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn list_waitpoint_tokens_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ListWaitpointTokensV1>,
-    ) -> ::std::result::Result<
-        runtime::Reply<ListWaitpointTokensV1>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        LIST_WAITPOINT_TOKENS_V1.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    ListWaitpointTokensV1Params,
-                    _,
-                >(&LIST_WAITPOINT_TOKENS_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TriggerDevV3RestApiHandlers>::list_waitpoint_tokens_v1(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&LIST_WAITPOINT_TOKENS_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ListWaitpointTokensV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            LIST_WAITPOINT_TOKENS_V1.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        ListWaitpointTokensV1Params,
+                        _,
+                    >(&LIST_WAITPOINT_TOKENS_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TriggerDevV3RestApiHandlers>::list_waitpoint_tokens_v1(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&LIST_WAITPOINT_TOKENS_V1, reply))
+        }
     }
-    async fn create_waitpoint_token_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn create_waitpoint_token_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<CreateWaitpointTokenV1>,
-    ) -> ::std::result::Result<
-        runtime::Reply<CreateWaitpointTokenV1>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        CREATE_WAITPOINT_TOKEN_V1.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let body = match body.decode::<types::CreateWaitpointTokenRequest>() {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TriggerDevV3RestApiHandlers>::create_waitpoint_token_v1(
-                        handlers,
-                        &caller,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&CREATE_WAITPOINT_TOKEN_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<CreateWaitpointTokenV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            CREATE_WAITPOINT_TOKEN_V1.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let body = match body.decode::<types::CreateWaitpointTokenRequest>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TriggerDevV3RestApiHandlers>::create_waitpoint_token_v1(
+                            handlers,
+                            &caller,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&CREATE_WAITPOINT_TOKEN_V1, reply),
+            )
+        }
     }
-    async fn complete_waitpoint_token_callback_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn complete_waitpoint_token_callback_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<CompleteWaitpointTokenCallbackV1>,
         body: runtime::RequestBody<CompleteWaitpointTokenCallbackV1>,
-    ) -> ::std::result::Result<
-        runtime::Reply<CompleteWaitpointTokenCallbackV1>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    CompleteWaitpointTokenCallbackV1Path,
-                    runtime::NoParameters,
-                    _,
-                >(&COMPLETE_WAITPOINT_TOKEN_CALLBACK_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<
-                        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                    >()
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TriggerDevV3RestApiHandlers>::complete_waitpoint_token_callback_v1(
-                        handlers,
-                        path.waitpoint_id,
-                        path.callback_hash,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&COMPLETE_WAITPOINT_TOKEN_CALLBACK_V1, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<CompleteWaitpointTokenCallbackV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        CompleteWaitpointTokenCallbackV1Path,
+                        runtime::NoParameters,
+                        _,
+                    >(&COMPLETE_WAITPOINT_TOKEN_CALLBACK_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<
+                            ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                        >()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TriggerDevV3RestApiHandlers>::complete_waitpoint_token_callback_v1(
+                            handlers,
+                            path.waitpoint_id,
+                            path.callback_hash,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&COMPLETE_WAITPOINT_TOKEN_CALLBACK_V1, reply),
+            )
+        }
     }
-    async fn complete_waitpoint_token_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn complete_waitpoint_token_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<CompleteWaitpointTokenV1>,
         body: runtime::RequestBody<CompleteWaitpointTokenV1>,
-    ) -> ::std::result::Result<
-        runtime::Reply<CompleteWaitpointTokenV1>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        COMPLETE_WAITPOINT_TOKEN_V1.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    CompleteWaitpointTokenV1Path,
-                    runtime::NoParameters,
-                    _,
-                >(&COMPLETE_WAITPOINT_TOKEN_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body.decode::<types::CompleteWaitpointTokenRequest>() {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TriggerDevV3RestApiHandlers>::complete_waitpoint_token_v1(
-                        handlers,
-                        &caller,
-                        path.waitpoint_id,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&COMPLETE_WAITPOINT_TOKEN_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<CompleteWaitpointTokenV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            COMPLETE_WAITPOINT_TOKEN_V1.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        CompleteWaitpointTokenV1Path,
+                        runtime::NoParameters,
+                        _,
+                    >(&COMPLETE_WAITPOINT_TOKEN_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::CompleteWaitpointTokenRequest>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TriggerDevV3RestApiHandlers>::complete_waitpoint_token_v1(
+                            handlers,
+                            &caller,
+                            path.waitpoint_id,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&COMPLETE_WAITPOINT_TOKEN_V1, reply),
+            )
+        }
     }
-    async fn retrieve_waitpoint_token_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn retrieve_waitpoint_token_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<RetrieveWaitpointTokenV1>,
-    ) -> ::std::result::Result<
-        runtime::Reply<RetrieveWaitpointTokenV1>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        RETRIEVE_WAITPOINT_TOKEN_V1.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    RetrieveWaitpointTokenV1Path,
-                    runtime::NoParameters,
-                    _,
-                >(&RETRIEVE_WAITPOINT_TOKEN_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TriggerDevV3RestApiHandlers>::retrieve_waitpoint_token_v1(
-                        handlers,
-                        &caller,
-                        path.waitpoint_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&RETRIEVE_WAITPOINT_TOKEN_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<RetrieveWaitpointTokenV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            RETRIEVE_WAITPOINT_TOKEN_V1.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        RetrieveWaitpointTokenV1Path,
+                        runtime::NoParameters,
+                        _,
+                    >(&RETRIEVE_WAITPOINT_TOKEN_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TriggerDevV3RestApiHandlers>::retrieve_waitpoint_token_v1(
+                            handlers,
+                            &caller,
+                            path.waitpoint_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&RETRIEVE_WAITPOINT_TOKEN_V1, reply),
+            )
+        }
     }
-    async fn list_sessions_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn list_sessions_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ListSessionsV1>,
-    ) -> ::std::result::Result<runtime::Reply<ListSessionsV1>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        LIST_SESSIONS_V1.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    ListSessionsV1Params,
-                    _,
-                >(&LIST_SESSIONS_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TriggerDevV3RestApiHandlers>::list_sessions_v1(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&LIST_SESSIONS_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ListSessionsV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            LIST_SESSIONS_V1.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        ListSessionsV1Params,
+                        _,
+                    >(&LIST_SESSIONS_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TriggerDevV3RestApiHandlers>::list_sessions_v1(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&LIST_SESSIONS_V1, reply))
+        }
     }
-    async fn create_session_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn create_session_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<CreateSessionV1>,
-    ) -> ::std::result::Result<
-        runtime::Reply<CreateSessionV1>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        CREATE_SESSION_V1.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let body = match body
-                    .decode::<types::CreateSessionRequestBody>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TriggerDevV3RestApiHandlers>::create_session_v1(
-                        handlers,
-                        &caller,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&CREATE_SESSION_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<CreateSessionV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            CREATE_SESSION_V1.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::CreateSessionRequestBody>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TriggerDevV3RestApiHandlers>::create_session_v1(
+                            handlers,
+                            &caller,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&CREATE_SESSION_V1, reply))
+        }
     }
-    async fn retrieve_session_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn retrieve_session_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<RetrieveSessionV1>,
-    ) -> ::std::result::Result<
-        runtime::Reply<RetrieveSessionV1>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        RETRIEVE_SESSION_V1.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    RetrieveSessionV1Path,
-                    runtime::NoParameters,
-                    _,
-                >(&RETRIEVE_SESSION_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TriggerDevV3RestApiHandlers>::retrieve_session_v1(
-                        handlers,
-                        &caller,
-                        path.session,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&RETRIEVE_SESSION_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<RetrieveSessionV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            RETRIEVE_SESSION_V1.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        RetrieveSessionV1Path,
+                        runtime::NoParameters,
+                        _,
+                    >(&RETRIEVE_SESSION_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TriggerDevV3RestApiHandlers>::retrieve_session_v1(
+                            handlers,
+                            &caller,
+                            path.session,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&RETRIEVE_SESSION_V1, reply))
+        }
     }
-    async fn update_session_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn update_session_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<UpdateSessionV1>,
         body: runtime::RequestBody<UpdateSessionV1>,
-    ) -> ::std::result::Result<
-        runtime::Reply<UpdateSessionV1>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        UPDATE_SESSION_V1.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    UpdateSessionV1Path,
-                    runtime::NoParameters,
-                    _,
-                >(&UPDATE_SESSION_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::UpdateSessionRequestBody>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TriggerDevV3RestApiHandlers>::update_session_v1(
-                        handlers,
-                        &caller,
-                        path.session,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&UPDATE_SESSION_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<UpdateSessionV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            UPDATE_SESSION_V1.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        UpdateSessionV1Path,
+                        runtime::NoParameters,
+                        _,
+                    >(&UPDATE_SESSION_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::UpdateSessionRequestBody>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TriggerDevV3RestApiHandlers>::update_session_v1(
+                            handlers,
+                            &caller,
+                            path.session,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&UPDATE_SESSION_V1, reply))
+        }
     }
-    async fn close_session_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn close_session_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<CloseSessionV1>,
         body: runtime::RequestBody<CloseSessionV1>,
-    ) -> ::std::result::Result<runtime::Reply<CloseSessionV1>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        CLOSE_SESSION_V1.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    CloseSessionV1Path,
-                    runtime::NoParameters,
-                    _,
-                >(&CLOSE_SESSION_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body.decode::<types::CloseSessionRequestBody>() {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TriggerDevV3RestApiHandlers>::close_session_v1(
-                        handlers,
-                        &caller,
-                        path.session,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&CLOSE_SESSION_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<CloseSessionV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            CLOSE_SESSION_V1.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        CloseSessionV1Path,
+                        runtime::NoParameters,
+                        _,
+                    >(&CLOSE_SESSION_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body.decode::<types::CloseSessionRequestBody>() {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TriggerDevV3RestApiHandlers>::close_session_v1(
+                            handlers,
+                            &caller,
+                            path.session,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&CLOSE_SESSION_V1, reply))
+        }
     }
-    async fn list_errors_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn list_errors_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ListErrorsV1>,
-    ) -> ::std::result::Result<runtime::Reply<ListErrorsV1>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        LIST_ERRORS_V1.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    ListErrorsV1Params,
-                    _,
-                >(&LIST_ERRORS_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TriggerDevV3RestApiHandlers>::list_errors_v1(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&LIST_ERRORS_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ListErrorsV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            LIST_ERRORS_V1.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        ListErrorsV1Params,
+                        _,
+                    >(&LIST_ERRORS_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TriggerDevV3RestApiHandlers>::list_errors_v1(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&LIST_ERRORS_V1, reply))
+        }
     }
-    async fn retrieve_error_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn retrieve_error_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<RetrieveErrorV1>,
-    ) -> ::std::result::Result<
-        runtime::Reply<RetrieveErrorV1>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        RETRIEVE_ERROR_V1.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    RetrieveErrorV1Path,
-                    runtime::NoParameters,
-                    _,
-                >(&RETRIEVE_ERROR_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TriggerDevV3RestApiHandlers>::retrieve_error_v1(
-                        handlers,
-                        &caller,
-                        path.error_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&RETRIEVE_ERROR_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<RetrieveErrorV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            RETRIEVE_ERROR_V1.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        RetrieveErrorV1Path,
+                        runtime::NoParameters,
+                        _,
+                    >(&RETRIEVE_ERROR_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TriggerDevV3RestApiHandlers>::retrieve_error_v1(
+                            handlers,
+                            &caller,
+                            path.error_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&RETRIEVE_ERROR_V1, reply))
+        }
     }
-    async fn resolve_error_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn resolve_error_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ResolveErrorV1>,
         body: runtime::RequestBody<ResolveErrorV1>,
-    ) -> ::std::result::Result<runtime::Reply<ResolveErrorV1>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        RESOLVE_ERROR_V1.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    ResolveErrorV1Path,
-                    runtime::NoParameters,
-                    _,
-                >(&RESOLVE_ERROR_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::ResolveErrorV1RequestBody>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TriggerDevV3RestApiHandlers>::resolve_error_v1(
-                        handlers,
-                        &caller,
-                        path.error_id,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&RESOLVE_ERROR_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ResolveErrorV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            RESOLVE_ERROR_V1.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        ResolveErrorV1Path,
+                        runtime::NoParameters,
+                        _,
+                    >(&RESOLVE_ERROR_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::ResolveErrorV1RequestBody>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TriggerDevV3RestApiHandlers>::resolve_error_v1(
+                            handlers,
+                            &caller,
+                            path.error_id,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&RESOLVE_ERROR_V1, reply))
+        }
     }
-    async fn ignore_error_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn ignore_error_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<IgnoreErrorV1>,
         body: runtime::RequestBody<IgnoreErrorV1>,
-    ) -> ::std::result::Result<runtime::Reply<IgnoreErrorV1>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        IGNORE_ERROR_V1.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    IgnoreErrorV1Path,
-                    runtime::NoParameters,
-                    _,
-                >(&IGNORE_ERROR_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::IgnoreErrorV1RequestBody>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TriggerDevV3RestApiHandlers>::ignore_error_v1(
-                        handlers,
-                        &caller,
-                        path.error_id,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&IGNORE_ERROR_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<IgnoreErrorV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            IGNORE_ERROR_V1.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        IgnoreErrorV1Path,
+                        runtime::NoParameters,
+                        _,
+                    >(&IGNORE_ERROR_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::IgnoreErrorV1RequestBody>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TriggerDevV3RestApiHandlers>::ignore_error_v1(
+                            handlers,
+                            &caller,
+                            path.error_id,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&IGNORE_ERROR_V1, reply))
+        }
     }
-    async fn unresolve_error_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn unresolve_error_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<UnresolveErrorV1>,
-    ) -> ::std::result::Result<
-        runtime::Reply<UnresolveErrorV1>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        UNRESOLVE_ERROR_V1.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    UnresolveErrorV1Path,
-                    runtime::NoParameters,
-                    _,
-                >(&UNRESOLVE_ERROR_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TriggerDevV3RestApiHandlers>::unresolve_error_v1(
-                        handlers,
-                        &caller,
-                        path.error_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&UNRESOLVE_ERROR_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<UnresolveErrorV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            UNRESOLVE_ERROR_V1.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        UnresolveErrorV1Path,
+                        runtime::NoParameters,
+                        _,
+                    >(&UNRESOLVE_ERROR_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TriggerDevV3RestApiHandlers>::unresolve_error_v1(
+                            handlers,
+                            &caller,
+                            path.error_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&UNRESOLVE_ERROR_V1, reply))
+        }
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -23522,190 +23877,212 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
 /// The adapters of the operations `runtime::routing` serves
 /// beyond dropshot's router (not endpoints of the trait).
 impl<H: TriggerDevV3RestApiHandlers> StrictServer<H> {
-    async fn get_latest_deployment_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn get_latest_deployment_v1(
         rqctx: ::dropshot::RequestContext<H>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetLatestDeploymentV1>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_LATEST_DEPLOYMENT_V1.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TriggerDevV3RestApiHandlers>::get_latest_deployment_v1(
-                        handlers,
-                        &caller,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_LATEST_DEPLOYMENT_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetLatestDeploymentV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_LATEST_DEPLOYMENT_V1.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TriggerDevV3RestApiHandlers>::get_latest_deployment_v1(
+                            handlers,
+                            &caller,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_LATEST_DEPLOYMENT_V1, reply))
+        }
     }
-    async fn promote_deployment_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn promote_deployment_v1(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<PromoteDeploymentV1>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PromoteDeploymentV1>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        PROMOTE_DEPLOYMENT_V1.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    PromoteDeploymentV1Path,
-                    runtime::NoParameters,
-                    _,
-                >(&PROMOTE_DEPLOYMENT_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TriggerDevV3RestApiHandlers>::promote_deployment_v1(
-                        handlers,
-                        &caller,
-                        path.version,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&PROMOTE_DEPLOYMENT_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PromoteDeploymentV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            PROMOTE_DEPLOYMENT_V1.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        PromoteDeploymentV1Path,
+                        runtime::NoParameters,
+                        _,
+                    >(&PROMOTE_DEPLOYMENT_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TriggerDevV3RestApiHandlers>::promote_deployment_v1(
+                            handlers,
+                            &caller,
+                            path.version,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&PROMOTE_DEPLOYMENT_V1, reply))
+        }
     }
-    async fn upload_project_envvars_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn upload_project_envvars_v1(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<UploadProjectEnvvarsV1>,
         body: runtime::RequestBody<UploadProjectEnvvarsV1>,
-    ) -> ::std::result::Result<
-        runtime::Reply<UploadProjectEnvvarsV1>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        UPLOAD_PROJECT_ENVVARS_V1.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    UploadProjectEnvvarsV1Path,
-                    runtime::NoParameters,
-                    _,
-                >(&UPLOAD_PROJECT_ENVVARS_V1, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::UploadProjectEnvvarsV1RequestBody>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TriggerDevV3RestApiHandlers>::upload_project_envvars_v1(
-                        handlers,
-                        &caller,
-                        path.project_ref,
-                        path.env,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&UPLOAD_PROJECT_ENVVARS_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<UploadProjectEnvvarsV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            UPLOAD_PROJECT_ENVVARS_V1.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        UploadProjectEnvvarsV1Path,
+                        runtime::NoParameters,
+                        _,
+                    >(&UPLOAD_PROJECT_ENVVARS_V1, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::UploadProjectEnvvarsV1RequestBody>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TriggerDevV3RestApiHandlers>::upload_project_envvars_v1(
+                            handlers,
+                            &caller,
+                            path.project_ref,
+                            path.env,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&UPLOAD_PROJECT_ENVVARS_V1, reply),
+            )
+        }
     }
-    async fn batch_trigger_task_v1(
+    #[allow(clippy::manual_async_fn)]
+    fn batch_trigger_task_v1(
         rqctx: ::dropshot::RequestContext<H>,
         body: runtime::RequestBody<BatchTriggerTaskV1>,
-    ) -> ::std::result::Result<
-        runtime::Reply<BatchTriggerTaskV1>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        BATCH_TRIGGER_TASK_V1.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let body = match body
-                    .decode::<types::BatchTriggerV2RequestBody>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TriggerDevV3RestApiHandlers>::batch_trigger_task_v1(
-                        handlers,
-                        &caller,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&BATCH_TRIGGER_TASK_V1, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<BatchTriggerTaskV1>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            BATCH_TRIGGER_TASK_V1.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::BatchTriggerV2RequestBody>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TriggerDevV3RestApiHandlers>::batch_trigger_task_v1(
+                            handlers,
+                            &caller,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&BATCH_TRIGGER_TASK_V1, reply))
+        }
     }
 }
 ///The dropshot API description of a server of this version alone, built on `H`: see [`register_endpoints`], and the request metrics at `GET /metrics` ([`runtime::metrics`]).

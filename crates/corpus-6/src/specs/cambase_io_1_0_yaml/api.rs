@@ -4251,195 +4251,229 @@ pub trait CambaseIoHandlers: runtime::Authenticator + runtime::serving::Served {
 pub struct StrictServer<H>(::std::marker::PhantomData<H>);
 impl<H: CambaseIoHandlers> CambaseIoApi for StrictServer<H> {
     type Context = H;
-    async fn api_v1_models_index(
+    #[allow(clippy::manual_async_fn)]
+    fn api_v1_models_index(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ApiV1ModelsIndex>,
-    ) -> ::std::result::Result<
-        runtime::Reply<ApiV1ModelsIndex>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    ApiV1ModelsIndexParams,
-                    _,
-                >(&API_V1_MODELS_INDEX, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as CambaseIoHandlers>::api_v1_models_index(
-                        handlers,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&API_V1_MODELS_INDEX, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ApiV1ModelsIndex>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        ApiV1ModelsIndexParams,
+                        _,
+                    >(&API_V1_MODELS_INDEX, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as CambaseIoHandlers>::api_v1_models_index(
+                            handlers,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&API_V1_MODELS_INDEX, reply))
+        }
     }
-    async fn api_v1_models_create(
+    #[allow(clippy::manual_async_fn)]
+    fn api_v1_models_create(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<ApiV1ModelsCreate>,
-    ) -> ::std::result::Result<
-        runtime::Reply<ApiV1ModelsCreate>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body.decode::<types::ApiV1ModelsCreateRequestBody>() {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as CambaseIoHandlers>::api_v1_models_create(
-                        handlers,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&API_V1_MODELS_CREATE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ApiV1ModelsCreate>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body.decode::<types::ApiV1ModelsCreateRequestBody>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as CambaseIoHandlers>::api_v1_models_create(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&API_V1_MODELS_CREATE, reply))
+        }
     }
-    async fn api_v1_recorders_index(
+    #[allow(clippy::manual_async_fn)]
+    fn api_v1_recorders_index(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ApiV1RecordersIndex>,
-    ) -> ::std::result::Result<
-        runtime::Reply<ApiV1RecordersIndex>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    ApiV1RecordersIndexParams,
-                    _,
-                >(&API_V1_RECORDERS_INDEX, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as CambaseIoHandlers>::api_v1_recorders_index(
-                        handlers,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&API_V1_RECORDERS_INDEX, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ApiV1RecordersIndex>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        ApiV1RecordersIndexParams,
+                        _,
+                    >(&API_V1_RECORDERS_INDEX, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as CambaseIoHandlers>::api_v1_recorders_index(
+                            handlers,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&API_V1_RECORDERS_INDEX, reply))
+        }
     }
-    async fn api_v1_recorders_create(
+    #[allow(clippy::manual_async_fn)]
+    fn api_v1_recorders_create(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<ApiV1RecordersCreate>,
-    ) -> ::std::result::Result<
-        runtime::Reply<ApiV1RecordersCreate>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body.decode::<types::ApiV1RecordersCreateRequestBody>()
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as CambaseIoHandlers>::api_v1_recorders_create(
-                        handlers,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&API_V1_RECORDERS_CREATE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ApiV1RecordersCreate>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body
+                        .decode::<types::ApiV1RecordersCreateRequestBody>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as CambaseIoHandlers>::api_v1_recorders_create(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&API_V1_RECORDERS_CREATE, reply))
+        }
     }
-    async fn api_v1_vendors_index(
+    #[allow(clippy::manual_async_fn)]
+    fn api_v1_vendors_index(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ApiV1VendorsIndex>,
-    ) -> ::std::result::Result<
-        runtime::Reply<ApiV1VendorsIndex>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    ApiV1VendorsIndexParams,
-                    _,
-                >(&API_V1_VENDORS_INDEX, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as CambaseIoHandlers>::api_v1_vendors_index(
-                        handlers,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&API_V1_VENDORS_INDEX, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ApiV1VendorsIndex>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        ApiV1VendorsIndexParams,
+                        _,
+                    >(&API_V1_VENDORS_INDEX, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as CambaseIoHandlers>::api_v1_vendors_index(
+                            handlers,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&API_V1_VENDORS_INDEX, reply))
+        }
     }
-    async fn api_v1_vendors_create(
+    #[allow(clippy::manual_async_fn)]
+    fn api_v1_vendors_create(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<ApiV1VendorsCreate>,
-    ) -> ::std::result::Result<
-        runtime::Reply<ApiV1VendorsCreate>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body.decode::<types::ApiV1VendorsCreateRequestBody>() {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as CambaseIoHandlers>::api_v1_vendors_create(
-                        handlers,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&API_V1_VENDORS_CREATE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ApiV1VendorsCreate>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body
+                        .decode::<types::ApiV1VendorsCreateRequestBody>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as CambaseIoHandlers>::api_v1_vendors_create(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&API_V1_VENDORS_CREATE, reply))
+        }
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -4457,436 +4491,503 @@ impl<H: CambaseIoHandlers> CambaseIoApi for StrictServer<H> {
 /// The adapters of the operations `runtime::routing` serves
 /// beyond dropshot's router (not endpoints of the trait).
 impl<H: CambaseIoHandlers> StrictServer<H> {
-    async fn api_v1_models_search(
+    #[allow(clippy::manual_async_fn)]
+    fn api_v1_models_search(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<ApiV1ModelsSearch>,
-    ) -> ::std::result::Result<
-        runtime::Reply<ApiV1ModelsSearch>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    ApiV1ModelsSearchParams,
-                    _,
-                >(&API_V1_MODELS_SEARCH, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as CambaseIoHandlers>::api_v1_models_search(
-                        handlers,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&API_V1_MODELS_SEARCH, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ApiV1ModelsSearch>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        ApiV1ModelsSearchParams,
+                        _,
+                    >(&API_V1_MODELS_SEARCH, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as CambaseIoHandlers>::api_v1_models_search(
+                            handlers,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&API_V1_MODELS_SEARCH, reply))
+        }
     }
-    async fn api_v1_models_show(
+    #[allow(clippy::manual_async_fn)]
+    fn api_v1_models_show(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<ApiV1ModelsShow>,
-    ) -> ::std::result::Result<
-        runtime::Reply<ApiV1ModelsShow>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    ApiV1ModelsShowPath,
-                    runtime::NoParameters,
-                    _,
-                >(&API_V1_MODELS_SHOW, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as CambaseIoHandlers>::api_v1_models_show(
-                        handlers,
-                        path.id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&API_V1_MODELS_SHOW, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ApiV1ModelsShow>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        ApiV1ModelsShowPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&API_V1_MODELS_SHOW, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as CambaseIoHandlers>::api_v1_models_show(
+                            handlers,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&API_V1_MODELS_SHOW, reply))
+        }
     }
-    async fn put_api_v1_models_id_json(
+    #[allow(clippy::manual_async_fn)]
+    fn put_api_v1_models_id_json(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<PutApiV1ModelsIdJson>,
         body: runtime::RequestBody<PutApiV1ModelsIdJson>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PutApiV1ModelsIdJson>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    PutApiV1ModelsIdJsonPath,
-                    runtime::NoParameters,
-                    _,
-                >(&PUT_API_V1_MODELS_ID_JSON, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body.decode::<types::PutApiV1ModelsIdJsonRequestBody>()
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as CambaseIoHandlers>::put_api_v1_models_id_json(
-                        handlers,
-                        path.id,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&PUT_API_V1_MODELS_ID_JSON, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PutApiV1ModelsIdJson>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        PutApiV1ModelsIdJsonPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&PUT_API_V1_MODELS_ID_JSON, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::PutApiV1ModelsIdJsonRequestBody>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as CambaseIoHandlers>::put_api_v1_models_id_json(
+                            handlers,
+                            path.id,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&PUT_API_V1_MODELS_ID_JSON, reply),
+            )
+        }
     }
-    async fn patch_api_v1_models_id_json(
+    #[allow(clippy::manual_async_fn)]
+    fn patch_api_v1_models_id_json(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<PatchApiV1ModelsIdJson>,
         body: runtime::RequestBody<PatchApiV1ModelsIdJson>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PatchApiV1ModelsIdJson>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    PatchApiV1ModelsIdJsonPath,
-                    runtime::NoParameters,
-                    _,
-                >(&PATCH_API_V1_MODELS_ID_JSON, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::PatchApiV1ModelsIdJsonRequestBody>()
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as CambaseIoHandlers>::patch_api_v1_models_id_json(
-                        handlers,
-                        path.id,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&PATCH_API_V1_MODELS_ID_JSON, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PatchApiV1ModelsIdJson>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        PatchApiV1ModelsIdJsonPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&PATCH_API_V1_MODELS_ID_JSON, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::PatchApiV1ModelsIdJsonRequestBody>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as CambaseIoHandlers>::patch_api_v1_models_id_json(
+                            handlers,
+                            path.id,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&PATCH_API_V1_MODELS_ID_JSON, reply),
+            )
+        }
     }
-    async fn api_v1_recorders_search(
+    #[allow(clippy::manual_async_fn)]
+    fn api_v1_recorders_search(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<ApiV1RecordersSearch>,
-    ) -> ::std::result::Result<
-        runtime::Reply<ApiV1RecordersSearch>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    ApiV1RecordersSearchParams,
-                    _,
-                >(&API_V1_RECORDERS_SEARCH, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as CambaseIoHandlers>::api_v1_recorders_search(
-                        handlers,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&API_V1_RECORDERS_SEARCH, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ApiV1RecordersSearch>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        ApiV1RecordersSearchParams,
+                        _,
+                    >(&API_V1_RECORDERS_SEARCH, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as CambaseIoHandlers>::api_v1_recorders_search(
+                            handlers,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&API_V1_RECORDERS_SEARCH, reply))
+        }
     }
-    async fn api_v1_recorders_show(
+    #[allow(clippy::manual_async_fn)]
+    fn api_v1_recorders_show(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<ApiV1RecordersShow>,
-    ) -> ::std::result::Result<
-        runtime::Reply<ApiV1RecordersShow>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    ApiV1RecordersShowPath,
-                    runtime::NoParameters,
-                    _,
-                >(&API_V1_RECORDERS_SHOW, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as CambaseIoHandlers>::api_v1_recorders_show(
-                        handlers,
-                        path.id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&API_V1_RECORDERS_SHOW, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ApiV1RecordersShow>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        ApiV1RecordersShowPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&API_V1_RECORDERS_SHOW, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as CambaseIoHandlers>::api_v1_recorders_show(
+                            handlers,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&API_V1_RECORDERS_SHOW, reply))
+        }
     }
-    async fn put_api_v1_recorders_id_json(
+    #[allow(clippy::manual_async_fn)]
+    fn put_api_v1_recorders_id_json(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<PutApiV1RecordersIdJson>,
         body: runtime::RequestBody<PutApiV1RecordersIdJson>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PutApiV1RecordersIdJson>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    PutApiV1RecordersIdJsonPath,
-                    runtime::NoParameters,
-                    _,
-                >(&PUT_API_V1_RECORDERS_ID_JSON, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::PutApiV1RecordersIdJsonRequestBody>()
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as CambaseIoHandlers>::put_api_v1_recorders_id_json(
-                        handlers,
-                        path.id,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&PUT_API_V1_RECORDERS_ID_JSON, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PutApiV1RecordersIdJson>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        PutApiV1RecordersIdJsonPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&PUT_API_V1_RECORDERS_ID_JSON, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::PutApiV1RecordersIdJsonRequestBody>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as CambaseIoHandlers>::put_api_v1_recorders_id_json(
+                            handlers,
+                            path.id,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&PUT_API_V1_RECORDERS_ID_JSON, reply),
+            )
+        }
     }
-    async fn patch_api_v1_recorders_id_json(
+    #[allow(clippy::manual_async_fn)]
+    fn patch_api_v1_recorders_id_json(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<PatchApiV1RecordersIdJson>,
         body: runtime::RequestBody<PatchApiV1RecordersIdJson>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PatchApiV1RecordersIdJson>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    PatchApiV1RecordersIdJsonPath,
-                    runtime::NoParameters,
-                    _,
-                >(&PATCH_API_V1_RECORDERS_ID_JSON, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::PatchApiV1RecordersIdJsonRequestBody>()
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as CambaseIoHandlers>::patch_api_v1_recorders_id_json(
-                        handlers,
-                        path.id,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&PATCH_API_V1_RECORDERS_ID_JSON, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PatchApiV1RecordersIdJson>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        PatchApiV1RecordersIdJsonPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&PATCH_API_V1_RECORDERS_ID_JSON, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::PatchApiV1RecordersIdJsonRequestBody>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as CambaseIoHandlers>::patch_api_v1_recorders_id_json(
+                            handlers,
+                            path.id,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&PATCH_API_V1_RECORDERS_ID_JSON, reply),
+            )
+        }
     }
-    async fn api_v1_vendors_show(
+    #[allow(clippy::manual_async_fn)]
+    fn api_v1_vendors_show(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<ApiV1VendorsShow>,
-    ) -> ::std::result::Result<
-        runtime::Reply<ApiV1VendorsShow>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    ApiV1VendorsShowPath,
-                    ApiV1VendorsShowParams,
-                    _,
-                >(&API_V1_VENDORS_SHOW, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as CambaseIoHandlers>::api_v1_vendors_show(
-                        handlers,
-                        path.id,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&API_V1_VENDORS_SHOW, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ApiV1VendorsShow>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        ApiV1VendorsShowPath,
+                        ApiV1VendorsShowParams,
+                        _,
+                    >(&API_V1_VENDORS_SHOW, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as CambaseIoHandlers>::api_v1_vendors_show(
+                            handlers,
+                            path.id,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&API_V1_VENDORS_SHOW, reply))
+        }
     }
-    async fn put_api_v1_vendors_id_json(
+    #[allow(clippy::manual_async_fn)]
+    fn put_api_v1_vendors_id_json(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<PutApiV1VendorsIdJson>,
         body: runtime::RequestBody<PutApiV1VendorsIdJson>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PutApiV1VendorsIdJson>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    PutApiV1VendorsIdJsonPath,
-                    runtime::NoParameters,
-                    _,
-                >(&PUT_API_V1_VENDORS_ID_JSON, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body.decode::<types::PutApiV1VendorsIdJsonRequestBody>()
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as CambaseIoHandlers>::put_api_v1_vendors_id_json(
-                        handlers,
-                        path.id,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&PUT_API_V1_VENDORS_ID_JSON, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PutApiV1VendorsIdJson>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        PutApiV1VendorsIdJsonPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&PUT_API_V1_VENDORS_ID_JSON, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::PutApiV1VendorsIdJsonRequestBody>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as CambaseIoHandlers>::put_api_v1_vendors_id_json(
+                            handlers,
+                            path.id,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&PUT_API_V1_VENDORS_ID_JSON, reply),
+            )
+        }
     }
-    async fn patch_api_v1_vendors_id_json(
+    #[allow(clippy::manual_async_fn)]
+    fn patch_api_v1_vendors_id_json(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<PatchApiV1VendorsIdJson>,
         body: runtime::RequestBody<PatchApiV1VendorsIdJson>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PatchApiV1VendorsIdJson>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    PatchApiV1VendorsIdJsonPath,
-                    runtime::NoParameters,
-                    _,
-                >(&PATCH_API_V1_VENDORS_ID_JSON, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::PatchApiV1VendorsIdJsonRequestBody>()
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as CambaseIoHandlers>::patch_api_v1_vendors_id_json(
-                        handlers,
-                        path.id,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&PATCH_API_V1_VENDORS_ID_JSON, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PatchApiV1VendorsIdJson>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        PatchApiV1VendorsIdJsonPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&PATCH_API_V1_VENDORS_ID_JSON, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::PatchApiV1VendorsIdJsonRequestBody>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as CambaseIoHandlers>::patch_api_v1_vendors_id_json(
+                            handlers,
+                            path.id,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&PATCH_API_V1_VENDORS_ID_JSON, reply),
+            )
+        }
     }
 }
 ///The dropshot API description of a server of this version alone, built on `H`: see [`register_endpoints`], and the request metrics at `GET /metrics` ([`runtime::metrics`]).

@@ -1350,183 +1350,227 @@ pub trait ParameterClassesHandlers: runtime::Authenticator + runtime::serving::S
 pub struct StrictServer<H>(::std::marker::PhantomData<H>);
 impl<H: ParameterClassesHandlers> ParameterClassesApi for StrictServer<H> {
     type Context = H;
-    async fn get_thing(
+    #[allow(clippy::manual_async_fn)]
+    fn get_thing(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetThing>,
-    ) -> ::std::result::Result<runtime::Reply<GetThing>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    GetThingPath,
-                    GetThingParams,
-                    _,
-                >(&GET_THING, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ParameterClassesHandlers>::get_thing(
-                        handlers,
-                        path.id,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_THING, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<runtime::Reply<GetThing>, runtime::ProblemDetails>,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        GetThingPath,
+                        GetThingParams,
+                        _,
+                    >(&GET_THING, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ParameterClassesHandlers>::get_thing(
+                            handlers,
+                            path.id,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_THING, reply))
+        }
     }
-    async fn list_pages(
+    #[allow(clippy::manual_async_fn)]
+    fn list_pages(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ListPages>,
-    ) -> ::std::result::Result<runtime::Reply<ListPages>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    ListPagesParams,
-                    _,
-                >(&LIST_PAGES, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ParameterClassesHandlers>::list_pages(
-                        handlers,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&LIST_PAGES, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ListPages>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        ListPagesParams,
+                        _,
+                    >(&LIST_PAGES, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ParameterClassesHandlers>::list_pages(
+                            handlers,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&LIST_PAGES, reply))
+        }
     }
-    async fn get_pair(
+    #[allow(clippy::manual_async_fn)]
+    fn get_pair(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetPair>,
-    ) -> ::std::result::Result<runtime::Reply<GetPair>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    GetPairPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_PAIR, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ParameterClassesHandlers>::get_pair(
-                        handlers,
-                        path.key,
-                        path.key2,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_PAIR, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<runtime::Reply<GetPair>, runtime::ProblemDetails>,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        GetPairPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_PAIR, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ParameterClassesHandlers>::get_pair(
+                            handlers,
+                            path.key,
+                            path.key2,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_PAIR, reply))
+        }
     }
-    async fn get_batches(
+    #[allow(clippy::manual_async_fn)]
+    fn get_batches(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetBatches>,
-    ) -> ::std::result::Result<runtime::Reply<GetBatches>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    GetBatchesPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_BATCHES, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ParameterClassesHandlers>::get_batches(
-                        handlers,
-                        path.ids,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_BATCHES, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetBatches>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        GetBatchesPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_BATCHES, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ParameterClassesHandlers>::get_batches(
+                            handlers,
+                            path.ids,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_BATCHES, reply))
+        }
     }
-    async fn get_question(
+    #[allow(clippy::manual_async_fn)]
+    fn get_question(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetQuestion>,
-    ) -> ::std::result::Result<runtime::Reply<GetQuestion>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    GetQuestionPath,
-                    GetQuestionParams,
-                    _,
-                >(&GET_QUESTION, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as ParameterClassesHandlers>::get_question(
-                        handlers,
-                        path.uin,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_QUESTION, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetQuestion>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        GetQuestionPath,
+                        GetQuestionParams,
+                        _,
+                    >(&GET_QUESTION, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as ParameterClassesHandlers>::get_question(
+                            handlers,
+                            path.uin,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_QUESTION, reply))
+        }
     }
-    async fn list_jobs(
+    #[allow(clippy::manual_async_fn)]
+    fn list_jobs(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<runtime::Reply<ListJobs>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                #[allow(deprecated)]
-                let response = <H as ParameterClassesHandlers>::list_jobs(handlers)
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&LIST_JOBS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<runtime::Reply<ListJobs>, runtime::ProblemDetails>,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    #[allow(deprecated)]
+                    let response = <H as ParameterClassesHandlers>::list_jobs(handlers)
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&LIST_JOBS, reply))
+        }
     }
-    async fn start_job(
+    #[allow(clippy::manual_async_fn)]
+    fn start_job(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<runtime::Reply<StartJob>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                #[allow(deprecated)]
-                let response = <H as ParameterClassesHandlers>::start_job(handlers)
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&START_JOB, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<runtime::Reply<StartJob>, runtime::ProblemDetails>,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    #[allow(deprecated)]
+                    let response = <H as ParameterClassesHandlers>::start_job(handlers)
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&START_JOB, reply))
+        }
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -1544,20 +1588,30 @@ impl<H: ParameterClassesHandlers> ParameterClassesApi for StrictServer<H> {
 /// The adapters of the operations `runtime::routing` serves
 /// beyond dropshot's router (not endpoints of the trait).
 impl<H: ParameterClassesHandlers> StrictServer<H> {
-    async fn list_jobs_too(
+    #[allow(clippy::manual_async_fn)]
+    fn list_jobs_too(
         rqctx: ::dropshot::RequestContext<H>,
-    ) -> ::std::result::Result<runtime::Reply<ListJobsToo>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                #[allow(deprecated)]
-                let response = <H as ParameterClassesHandlers>::list_jobs_too(handlers)
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&LIST_JOBS_TOO, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ListJobsToo>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    #[allow(deprecated)]
+                    let response = <H as ParameterClassesHandlers>::list_jobs_too(
+                            handlers,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&LIST_JOBS_TOO, reply))
+        }
     }
 }
 ///The dropshot API description of a server of this version alone, built on `H`: see [`register_endpoints`], and the request metrics at `GET /metrics` ([`runtime::metrics`]).

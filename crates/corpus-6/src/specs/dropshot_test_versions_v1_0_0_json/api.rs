@@ -232,19 +232,24 @@ pub trait EvolvingApiHandlers: runtime::Authenticator + runtime::serving::Served
 pub struct StrictServer<H>(::std::marker::PhantomData<H>);
 impl<H: EvolvingApiHandlers> EvolvingApiApi for StrictServer<H> {
     type Context = H;
-    async fn handler4(
+    #[allow(clippy::manual_async_fn)]
+    fn handler4(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<runtime::Reply<Handler4>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                #[allow(deprecated)]
-                let response = <H as EvolvingApiHandlers>::handler4(handlers).await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&HANDLER4, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<runtime::Reply<Handler4>, runtime::ProblemDetails>,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    #[allow(deprecated)]
+                    let response = <H as EvolvingApiHandlers>::handler4(handlers).await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&HANDLER4, reply))
+        }
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,

@@ -2002,446 +2002,531 @@ Sorry, this function uses HTTP chunked responses and cannot be tested here. Try 
 pub struct StrictServer<H>(::std::marker::PhantomData<H>);
 impl<H: DweetIoHandlers> DweetIoApi for StrictServer<H> {
     type Context = H;
-    async fn create_alert_get(
+    #[allow(clippy::manual_async_fn)]
+    fn create_alert_get(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<CreateAlertGet>,
-    ) -> ::std::result::Result<runtime::Reply<CreateAlertGet>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    CreateAlertGetPath,
-                    CreateAlertGetParams,
-                    _,
-                >(&CREATE_ALERT_GET, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as DweetIoHandlers>::create_alert_get(
-                        handlers,
-                        path.who,
-                        path.thing,
-                        path.condition,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&CREATE_ALERT_GET, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<CreateAlertGet>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        CreateAlertGetPath,
+                        CreateAlertGetParams,
+                        _,
+                    >(&CREATE_ALERT_GET, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as DweetIoHandlers>::create_alert_get(
+                            handlers,
+                            path.who,
+                            path.thing,
+                            path.condition,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&CREATE_ALERT_GET, reply))
+        }
     }
-    async fn post_dweet_for_by_thing(
+    #[allow(clippy::manual_async_fn)]
+    fn post_dweet_for_by_thing(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<PostDweetForByThing>,
         body: runtime::RequestBody<PostDweetForByThing>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PostDweetForByThing>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    PostDweetForByThingPath,
-                    PostDweetForByThingParams,
-                    _,
-                >(&POST_DWEET_FOR_BY_THING, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<::std::string::String>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as DweetIoHandlers>::post_dweet_for_by_thing(
-                        handlers,
-                        path.thing,
-                        params,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&POST_DWEET_FOR_BY_THING, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostDweetForByThing>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        PostDweetForByThingPath,
+                        PostDweetForByThingParams,
+                        _,
+                    >(&POST_DWEET_FOR_BY_THING, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<::std::string::String>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as DweetIoHandlers>::post_dweet_for_by_thing(
+                            handlers,
+                            path.thing,
+                            params,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&POST_DWEET_FOR_BY_THING, reply))
+        }
     }
-    async fn post_dweet_quietly_for_by_thing(
+    #[allow(clippy::manual_async_fn)]
+    fn post_dweet_quietly_for_by_thing(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<PostDweetQuietlyForByThing>,
         body: runtime::RequestBody<PostDweetQuietlyForByThing>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PostDweetQuietlyForByThing>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    PostDweetQuietlyForByThingPath,
-                    PostDweetQuietlyForByThingParams,
-                    _,
-                >(&POST_DWEET_QUIETLY_FOR_BY_THING, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<::std::string::String>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as DweetIoHandlers>::post_dweet_quietly_for_by_thing(
-                        handlers,
-                        path.thing,
-                        params,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&POST_DWEET_QUIETLY_FOR_BY_THING, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostDweetQuietlyForByThing>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        PostDweetQuietlyForByThingPath,
+                        PostDweetQuietlyForByThingParams,
+                        _,
+                    >(&POST_DWEET_QUIETLY_FOR_BY_THING, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<::std::string::String>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as DweetIoHandlers>::post_dweet_quietly_for_by_thing(
+                            handlers,
+                            path.thing,
+                            params,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&POST_DWEET_QUIETLY_FOR_BY_THING, reply),
+            )
+        }
     }
-    async fn get_alert(
+    #[allow(clippy::manual_async_fn)]
+    fn get_alert(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetAlert>,
-    ) -> ::std::result::Result<runtime::Reply<GetAlert>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    GetAlertPath,
-                    GetAlertParams,
-                    _,
-                >(&GET_ALERT, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as DweetIoHandlers>::get_alert(
-                        handlers,
-                        path.thing,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_ALERT, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<runtime::Reply<GetAlert>, runtime::ProblemDetails>,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        GetAlertPath,
+                        GetAlertParams,
+                        _,
+                    >(&GET_ALERT, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as DweetIoHandlers>::get_alert(
+                            handlers,
+                            path.thing,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_ALERT, reply))
+        }
     }
-    async fn get_get_dweets_for_by_thing(
+    #[allow(clippy::manual_async_fn)]
+    fn get_get_dweets_for_by_thing(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetGetDweetsForByThing>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetGetDweetsForByThing>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    GetGetDweetsForByThingPath,
-                    GetGetDweetsForByThingParams,
-                    _,
-                >(&GET_GET_DWEETS_FOR_BY_THING, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as DweetIoHandlers>::get_get_dweets_for_by_thing(
-                        handlers,
-                        path.thing,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_GET_DWEETS_FOR_BY_THING, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetGetDweetsForByThing>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        GetGetDweetsForByThingPath,
+                        GetGetDweetsForByThingParams,
+                        _,
+                    >(&GET_GET_DWEETS_FOR_BY_THING, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as DweetIoHandlers>::get_get_dweets_for_by_thing(
+                            handlers,
+                            path.thing,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_GET_DWEETS_FOR_BY_THING, reply),
+            )
+        }
     }
-    async fn get_latest_dweet(
+    #[allow(clippy::manual_async_fn)]
+    fn get_latest_dweet(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetLatestDweet>,
-    ) -> ::std::result::Result<runtime::Reply<GetLatestDweet>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    GetLatestDweetPath,
-                    GetLatestDweetParams,
-                    _,
-                >(&GET_LATEST_DWEET, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as DweetIoHandlers>::get_latest_dweet(
-                        handlers,
-                        path.thing,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_LATEST_DWEET, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetLatestDweet>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        GetLatestDweetPath,
+                        GetLatestDweetParams,
+                        _,
+                    >(&GET_LATEST_DWEET, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as DweetIoHandlers>::get_latest_dweet(
+                            handlers,
+                            path.thing,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_LATEST_DWEET, reply))
+        }
     }
-    async fn get_stored_alerts(
+    #[allow(clippy::manual_async_fn)]
+    fn get_stored_alerts(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetStoredAlerts>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetStoredAlerts>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    GetStoredAlertsPath,
-                    GetStoredAlertsParams,
-                    _,
-                >(&GET_STORED_ALERTS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as DweetIoHandlers>::get_stored_alerts(
-                        handlers,
-                        path.thing,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_STORED_ALERTS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetStoredAlerts>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        GetStoredAlertsPath,
+                        GetStoredAlertsParams,
+                        _,
+                    >(&GET_STORED_ALERTS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as DweetIoHandlers>::get_stored_alerts(
+                            handlers,
+                            path.thing,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_STORED_ALERTS, reply))
+        }
     }
-    async fn get_get_stored_dweets_for_by_thing(
+    #[allow(clippy::manual_async_fn)]
+    fn get_get_stored_dweets_for_by_thing(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetGetStoredDweetsForByThing>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetGetStoredDweetsForByThing>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    GetGetStoredDweetsForByThingPath,
-                    GetGetStoredDweetsForByThingParams,
-                    _,
-                >(&GET_GET_STORED_DWEETS_FOR_BY_THING, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as DweetIoHandlers>::get_get_stored_dweets_for_by_thing(
-                        handlers,
-                        path.thing,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_GET_STORED_DWEETS_FOR_BY_THING, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetGetStoredDweetsForByThing>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        GetGetStoredDweetsForByThingPath,
+                        GetGetStoredDweetsForByThingParams,
+                        _,
+                    >(&GET_GET_STORED_DWEETS_FOR_BY_THING, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as DweetIoHandlers>::get_get_stored_dweets_for_by_thing(
+                            handlers,
+                            path.thing,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_GET_STORED_DWEETS_FOR_BY_THING, reply),
+            )
+        }
     }
-    async fn listen_for_dweets(
+    #[allow(clippy::manual_async_fn)]
+    fn listen_for_dweets(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ListenForDweets>,
-    ) -> ::std::result::Result<
-        runtime::Reply<ListenForDweets>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    ListenForDweetsPath,
-                    runtime::NoParameters,
-                    _,
-                >(&LISTEN_FOR_DWEETS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as DweetIoHandlers>::listen_for_dweets(
-                        handlers,
-                        path.thing,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&LISTEN_FOR_DWEETS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ListenForDweets>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        ListenForDweetsPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&LISTEN_FOR_DWEETS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as DweetIoHandlers>::listen_for_dweets(
+                            handlers,
+                            path.thing,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&LISTEN_FOR_DWEETS, reply))
+        }
     }
-    async fn lock_thing(
+    #[allow(clippy::manual_async_fn)]
+    fn lock_thing(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<LockThing>,
-    ) -> ::std::result::Result<runtime::Reply<LockThing>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    LockThingPath,
-                    LockThingParams,
-                    _,
-                >(&LOCK_THING, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as DweetIoHandlers>::lock_thing(
-                        handlers,
-                        path.thing,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&LOCK_THING, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<LockThing>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        LockThingPath,
+                        LockThingParams,
+                        _,
+                    >(&LOCK_THING, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as DweetIoHandlers>::lock_thing(
+                            handlers,
+                            path.thing,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&LOCK_THING, reply))
+        }
     }
-    async fn remove_alert(
+    #[allow(clippy::manual_async_fn)]
+    fn remove_alert(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<RemoveAlert>,
-    ) -> ::std::result::Result<runtime::Reply<RemoveAlert>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    RemoveAlertPath,
-                    RemoveAlertParams,
-                    _,
-                >(&REMOVE_ALERT, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as DweetIoHandlers>::remove_alert(
-                        handlers,
-                        path.thing,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&REMOVE_ALERT, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<RemoveAlert>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        RemoveAlertPath,
+                        RemoveAlertParams,
+                        _,
+                    >(&REMOVE_ALERT, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as DweetIoHandlers>::remove_alert(
+                            handlers,
+                            path.thing,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&REMOVE_ALERT, reply))
+        }
     }
-    async fn remove_lock(
+    #[allow(clippy::manual_async_fn)]
+    fn remove_lock(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<RemoveLock>,
-    ) -> ::std::result::Result<runtime::Reply<RemoveLock>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    RemoveLockPath,
-                    RemoveLockParams,
-                    _,
-                >(&REMOVE_LOCK, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as DweetIoHandlers>::remove_lock(
-                        handlers,
-                        path.lock,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&REMOVE_LOCK, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<RemoveLock>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        RemoveLockPath,
+                        RemoveLockParams,
+                        _,
+                    >(&REMOVE_LOCK, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as DweetIoHandlers>::remove_lock(
+                            handlers,
+                            path.lock,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&REMOVE_LOCK, reply))
+        }
     }
-    async fn unlock_thing(
+    #[allow(clippy::manual_async_fn)]
+    fn unlock_thing(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<UnlockThing>,
-    ) -> ::std::result::Result<runtime::Reply<UnlockThing>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, params) = match runtime::read_parameters::<
-                    UnlockThingPath,
-                    UnlockThingParams,
-                    _,
-                >(&UNLOCK_THING, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as DweetIoHandlers>::unlock_thing(
-                        handlers,
-                        path.thing,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&UNLOCK_THING, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<UnlockThing>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, params) = match runtime::read_parameters::<
+                        UnlockThingPath,
+                        UnlockThingParams,
+                        _,
+                    >(&UNLOCK_THING, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as DweetIoHandlers>::unlock_thing(
+                            handlers,
+                            path.thing,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&UNLOCK_THING, reply))
+        }
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,

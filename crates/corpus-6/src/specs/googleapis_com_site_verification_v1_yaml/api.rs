@@ -2634,390 +2634,425 @@ pub struct StrictServer<H>(::std::marker::PhantomData<H>);
 impl<H: GoogleSiteVerificationApiHandlers> GoogleSiteVerificationApiApi
 for StrictServer<H> {
     type Context = H;
-    async fn site_verification_web_resource_get_token(
+    #[allow(clippy::manual_async_fn)]
+    fn site_verification_web_resource_get_token(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SiteVerificationWebResourceGetToken>,
         body: runtime::RequestBody<SiteVerificationWebResourceGetToken>,
-    ) -> ::std::result::Result<
-        runtime::Reply<SiteVerificationWebResourceGetToken>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        SITE_VERIFICATION_WEB_RESOURCE_GET_TOKEN.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    SiteVerificationWebResourceGetTokenParams,
-                    _,
-                >(&SITE_VERIFICATION_WEB_RESOURCE_GET_TOKEN, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::SiteVerificationWebResourceGettokenRequest>()
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as GoogleSiteVerificationApiHandlers>::site_verification_web_resource_get_token(
-                        handlers,
-                        &caller,
-                        params,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&SITE_VERIFICATION_WEB_RESOURCE_GET_TOKEN, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SiteVerificationWebResourceGetToken>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            SITE_VERIFICATION_WEB_RESOURCE_GET_TOKEN.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        SiteVerificationWebResourceGetTokenParams,
+                        _,
+                    >(&SITE_VERIFICATION_WEB_RESOURCE_GET_TOKEN, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::SiteVerificationWebResourceGettokenRequest>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as GoogleSiteVerificationApiHandlers>::site_verification_web_resource_get_token(
+                            handlers,
+                            &caller,
+                            params,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&SITE_VERIFICATION_WEB_RESOURCE_GET_TOKEN, reply),
+            )
+        }
     }
-    async fn site_verification_web_resource_list(
+    #[allow(clippy::manual_async_fn)]
+    fn site_verification_web_resource_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SiteVerificationWebResourceList>,
-    ) -> ::std::result::Result<
-        runtime::Reply<SiteVerificationWebResourceList>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        SITE_VERIFICATION_WEB_RESOURCE_LIST.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    SiteVerificationWebResourceListParams,
-                    _,
-                >(&SITE_VERIFICATION_WEB_RESOURCE_LIST, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as GoogleSiteVerificationApiHandlers>::site_verification_web_resource_list(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&SITE_VERIFICATION_WEB_RESOURCE_LIST, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SiteVerificationWebResourceList>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            SITE_VERIFICATION_WEB_RESOURCE_LIST.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        SiteVerificationWebResourceListParams,
+                        _,
+                    >(&SITE_VERIFICATION_WEB_RESOURCE_LIST, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as GoogleSiteVerificationApiHandlers>::site_verification_web_resource_list(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&SITE_VERIFICATION_WEB_RESOURCE_LIST, reply),
+            )
+        }
     }
-    async fn site_verification_web_resource_insert(
+    #[allow(clippy::manual_async_fn)]
+    fn site_verification_web_resource_insert(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SiteVerificationWebResourceInsert>,
         body: runtime::RequestBody<SiteVerificationWebResourceInsert>,
-    ) -> ::std::result::Result<
-        runtime::Reply<SiteVerificationWebResourceInsert>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        SITE_VERIFICATION_WEB_RESOURCE_INSERT.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    SiteVerificationWebResourceInsertParams,
-                    _,
-                >(&SITE_VERIFICATION_WEB_RESOURCE_INSERT, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::SiteVerificationWebResourceResource>()
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as GoogleSiteVerificationApiHandlers>::site_verification_web_resource_insert(
-                        handlers,
-                        &caller,
-                        params,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&SITE_VERIFICATION_WEB_RESOURCE_INSERT, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SiteVerificationWebResourceInsert>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            SITE_VERIFICATION_WEB_RESOURCE_INSERT.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        SiteVerificationWebResourceInsertParams,
+                        _,
+                    >(&SITE_VERIFICATION_WEB_RESOURCE_INSERT, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::SiteVerificationWebResourceResource>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as GoogleSiteVerificationApiHandlers>::site_verification_web_resource_insert(
+                            handlers,
+                            &caller,
+                            params,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&SITE_VERIFICATION_WEB_RESOURCE_INSERT, reply),
+            )
+        }
     }
-    async fn site_verification_web_resource_get(
+    #[allow(clippy::manual_async_fn)]
+    fn site_verification_web_resource_get(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SiteVerificationWebResourceGet>,
-    ) -> ::std::result::Result<
-        runtime::Reply<SiteVerificationWebResourceGet>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        SITE_VERIFICATION_WEB_RESOURCE_GET.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    SiteVerificationWebResourceGetPath,
-                    SiteVerificationWebResourceGetParams,
-                    _,
-                >(&SITE_VERIFICATION_WEB_RESOURCE_GET, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as GoogleSiteVerificationApiHandlers>::site_verification_web_resource_get(
-                        handlers,
-                        &caller,
-                        path.id,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&SITE_VERIFICATION_WEB_RESOURCE_GET, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SiteVerificationWebResourceGet>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            SITE_VERIFICATION_WEB_RESOURCE_GET.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        SiteVerificationWebResourceGetPath,
+                        SiteVerificationWebResourceGetParams,
+                        _,
+                    >(&SITE_VERIFICATION_WEB_RESOURCE_GET, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as GoogleSiteVerificationApiHandlers>::site_verification_web_resource_get(
+                            handlers,
+                            &caller,
+                            path.id,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&SITE_VERIFICATION_WEB_RESOURCE_GET, reply),
+            )
+        }
     }
-    async fn site_verification_web_resource_update(
+    #[allow(clippy::manual_async_fn)]
+    fn site_verification_web_resource_update(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SiteVerificationWebResourceUpdate>,
         body: runtime::RequestBody<SiteVerificationWebResourceUpdate>,
-    ) -> ::std::result::Result<
-        runtime::Reply<SiteVerificationWebResourceUpdate>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        SITE_VERIFICATION_WEB_RESOURCE_UPDATE.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    SiteVerificationWebResourceUpdatePath,
-                    SiteVerificationWebResourceUpdateParams,
-                    _,
-                >(&SITE_VERIFICATION_WEB_RESOURCE_UPDATE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::SiteVerificationWebResourceResource>()
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as GoogleSiteVerificationApiHandlers>::site_verification_web_resource_update(
-                        handlers,
-                        &caller,
-                        path.id,
-                        params,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&SITE_VERIFICATION_WEB_RESOURCE_UPDATE, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SiteVerificationWebResourceUpdate>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            SITE_VERIFICATION_WEB_RESOURCE_UPDATE.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        SiteVerificationWebResourceUpdatePath,
+                        SiteVerificationWebResourceUpdateParams,
+                        _,
+                    >(&SITE_VERIFICATION_WEB_RESOURCE_UPDATE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::SiteVerificationWebResourceResource>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as GoogleSiteVerificationApiHandlers>::site_verification_web_resource_update(
+                            handlers,
+                            &caller,
+                            path.id,
+                            params,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&SITE_VERIFICATION_WEB_RESOURCE_UPDATE, reply),
+            )
+        }
     }
-    async fn site_verification_web_resource_delete(
+    #[allow(clippy::manual_async_fn)]
+    fn site_verification_web_resource_delete(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SiteVerificationWebResourceDelete>,
-    ) -> ::std::result::Result<
-        runtime::Reply<SiteVerificationWebResourceDelete>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        SITE_VERIFICATION_WEB_RESOURCE_DELETE.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    SiteVerificationWebResourceDeletePath,
-                    SiteVerificationWebResourceDeleteParams,
-                    _,
-                >(&SITE_VERIFICATION_WEB_RESOURCE_DELETE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as GoogleSiteVerificationApiHandlers>::site_verification_web_resource_delete(
-                        handlers,
-                        &caller,
-                        path.id,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&SITE_VERIFICATION_WEB_RESOURCE_DELETE, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SiteVerificationWebResourceDelete>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            SITE_VERIFICATION_WEB_RESOURCE_DELETE.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        SiteVerificationWebResourceDeletePath,
+                        SiteVerificationWebResourceDeleteParams,
+                        _,
+                    >(&SITE_VERIFICATION_WEB_RESOURCE_DELETE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as GoogleSiteVerificationApiHandlers>::site_verification_web_resource_delete(
+                            handlers,
+                            &caller,
+                            path.id,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&SITE_VERIFICATION_WEB_RESOURCE_DELETE, reply),
+            )
+        }
     }
-    async fn site_verification_web_resource_patch(
+    #[allow(clippy::manual_async_fn)]
+    fn site_verification_web_resource_patch(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SiteVerificationWebResourcePatch>,
         body: runtime::RequestBody<SiteVerificationWebResourcePatch>,
-    ) -> ::std::result::Result<
-        runtime::Reply<SiteVerificationWebResourcePatch>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        SITE_VERIFICATION_WEB_RESOURCE_PATCH.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    SiteVerificationWebResourcePatchPath,
-                    SiteVerificationWebResourcePatchParams,
-                    _,
-                >(&SITE_VERIFICATION_WEB_RESOURCE_PATCH, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::SiteVerificationWebResourceResource>()
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as GoogleSiteVerificationApiHandlers>::site_verification_web_resource_patch(
-                        handlers,
-                        &caller,
-                        path.id,
-                        params,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&SITE_VERIFICATION_WEB_RESOURCE_PATCH, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<SiteVerificationWebResourcePatch>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            SITE_VERIFICATION_WEB_RESOURCE_PATCH.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        SiteVerificationWebResourcePatchPath,
+                        SiteVerificationWebResourcePatchParams,
+                        _,
+                    >(&SITE_VERIFICATION_WEB_RESOURCE_PATCH, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::SiteVerificationWebResourceResource>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as GoogleSiteVerificationApiHandlers>::site_verification_web_resource_patch(
+                            handlers,
+                            &caller,
+                            path.id,
+                            params,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&SITE_VERIFICATION_WEB_RESOURCE_PATCH, reply),
+            )
+        }
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,

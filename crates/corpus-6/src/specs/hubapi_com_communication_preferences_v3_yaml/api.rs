@@ -1339,204 +1339,232 @@ Unsubscribes a contact from the given subscription type. This API is not valid t
 pub struct StrictServer<H>(::std::marker::PhantomData<H>);
 impl<H: SubscriptionsHandlers> SubscriptionsApi for StrictServer<H> {
     type Context = H;
-    async fn get_communication_preferences_v3_definitions_get_page(
+    #[allow(clippy::manual_async_fn)]
+    fn get_communication_preferences_v3_definitions_get_page(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetCommunicationPreferencesV3DefinitionsGetPage>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_COMMUNICATION_PREFERENCES_V3_DEFINITIONS_GET_PAGE.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SubscriptionsHandlers>::get_communication_preferences_v3_definitions_get_page(
-                        handlers,
-                        &caller,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering
-                .finish(&GET_COMMUNICATION_PREFERENCES_V3_DEFINITIONS_GET_PAGE, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetCommunicationPreferencesV3DefinitionsGetPage>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_COMMUNICATION_PREFERENCES_V3_DEFINITIONS_GET_PAGE
+                                .security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SubscriptionsHandlers>::get_communication_preferences_v3_definitions_get_page(
+                            handlers,
+                            &caller,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering
+                    .finish(
+                        &GET_COMMUNICATION_PREFERENCES_V3_DEFINITIONS_GET_PAGE,
+                        reply,
+                    ),
+            )
+        }
     }
-    async fn get_communication_preferences_v3_status_email_email_address_get_email_status(
+    #[allow(clippy::manual_async_fn)]
+    fn get_communication_preferences_v3_status_email_email_address_get_email_status(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<
             GetCommunicationPreferencesV3StatusEmailEmailAddressGetEmailStatus,
         >,
-    ) -> ::std::result::Result<
-        runtime::Reply<
-            GetCommunicationPreferencesV3StatusEmailEmailAddressGetEmailStatus,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<
+                GetCommunicationPreferencesV3StatusEmailEmailAddressGetEmailStatus,
+            >,
+            runtime::ProblemDetails,
         >,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_COMMUNICATION_PREFERENCES_V3_STATUS_EMAIL_EMAIL_ADDRESS_GET_EMAIL_STATUS
-                            .security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetCommunicationPreferencesV3StatusEmailEmailAddressGetEmailStatusPath,
-                    runtime::NoParameters,
-                    _,
-                >(
-                    &GET_COMMUNICATION_PREFERENCES_V3_STATUS_EMAIL_EMAIL_ADDRESS_GET_EMAIL_STATUS,
-                    &rqctx,
-                ) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SubscriptionsHandlers>::get_communication_preferences_v3_status_email_email_address_get_email_status(
-                        handlers,
-                        &caller,
-                        path.email_address,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering
-                .finish(
-                    &GET_COMMUNICATION_PREFERENCES_V3_STATUS_EMAIL_EMAIL_ADDRESS_GET_EMAIL_STATUS,
-                    reply,
-                ),
-        )
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_COMMUNICATION_PREFERENCES_V3_STATUS_EMAIL_EMAIL_ADDRESS_GET_EMAIL_STATUS
+                                .security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetCommunicationPreferencesV3StatusEmailEmailAddressGetEmailStatusPath,
+                        runtime::NoParameters,
+                        _,
+                    >(
+                        &GET_COMMUNICATION_PREFERENCES_V3_STATUS_EMAIL_EMAIL_ADDRESS_GET_EMAIL_STATUS,
+                        &rqctx,
+                    ) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SubscriptionsHandlers>::get_communication_preferences_v3_status_email_email_address_get_email_status(
+                            handlers,
+                            &caller,
+                            path.email_address,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering
+                    .finish(
+                        &GET_COMMUNICATION_PREFERENCES_V3_STATUS_EMAIL_EMAIL_ADDRESS_GET_EMAIL_STATUS,
+                        reply,
+                    ),
+            )
+        }
     }
-    async fn post_communication_preferences_v3_subscribe_subscribe(
+    #[allow(clippy::manual_async_fn)]
+    fn post_communication_preferences_v3_subscribe_subscribe(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<PostCommunicationPreferencesV3SubscribeSubscribe>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PostCommunicationPreferencesV3SubscribeSubscribe>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        POST_COMMUNICATION_PREFERENCES_V3_SUBSCRIBE_SUBSCRIBE.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let body = match body
-                    .decode::<types::PublicUpdateSubscriptionStatusRequest>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SubscriptionsHandlers>::post_communication_preferences_v3_subscribe_subscribe(
-                        handlers,
-                        &caller,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering
-                .finish(&POST_COMMUNICATION_PREFERENCES_V3_SUBSCRIBE_SUBSCRIBE, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostCommunicationPreferencesV3SubscribeSubscribe>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            POST_COMMUNICATION_PREFERENCES_V3_SUBSCRIBE_SUBSCRIBE
+                                .security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::PublicUpdateSubscriptionStatusRequest>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SubscriptionsHandlers>::post_communication_preferences_v3_subscribe_subscribe(
+                            handlers,
+                            &caller,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering
+                    .finish(
+                        &POST_COMMUNICATION_PREFERENCES_V3_SUBSCRIBE_SUBSCRIBE,
+                        reply,
+                    ),
+            )
+        }
     }
-    async fn post_communication_preferences_v3_unsubscribe_unsubscribe(
+    #[allow(clippy::manual_async_fn)]
+    fn post_communication_preferences_v3_unsubscribe_unsubscribe(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<PostCommunicationPreferencesV3UnsubscribeUnsubscribe>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PostCommunicationPreferencesV3UnsubscribeUnsubscribe>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        POST_COMMUNICATION_PREFERENCES_V3_UNSUBSCRIBE_UNSUBSCRIBE
-                            .security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let body = match body
-                    .decode::<types::PublicUpdateSubscriptionStatusRequest>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SubscriptionsHandlers>::post_communication_preferences_v3_unsubscribe_unsubscribe(
-                        handlers,
-                        &caller,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering
-                .finish(
-                    &POST_COMMUNICATION_PREFERENCES_V3_UNSUBSCRIBE_UNSUBSCRIBE,
-                    reply,
-                ),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostCommunicationPreferencesV3UnsubscribeUnsubscribe>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            POST_COMMUNICATION_PREFERENCES_V3_UNSUBSCRIBE_UNSUBSCRIBE
+                                .security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::PublicUpdateSubscriptionStatusRequest>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SubscriptionsHandlers>::post_communication_preferences_v3_unsubscribe_unsubscribe(
+                            handlers,
+                            &caller,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering
+                    .finish(
+                        &POST_COMMUNICATION_PREFERENCES_V3_UNSUBSCRIBE_UNSUBSCRIBE,
+                        reply,
+                    ),
+            )
+        }
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,

@@ -1537,127 +1537,145 @@ Get the specified audit event.*/
 pub struct StrictServer<H>(::std::marker::PhantomData<H>);
 impl<H: AuditApiHandlers> AuditApiApi for StrictServer<H> {
     type Context = H;
-    async fn get_events(
+    #[allow(clippy::manual_async_fn)]
+    fn get_events(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetEvents>,
-    ) -> ::std::result::Result<runtime::Reply<GetEvents>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_EVENTS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    GetEventsParams,
-                    _,
-                >(&GET_EVENTS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as AuditApiHandlers>::get_events(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_EVENTS, reply))
-    }
-    async fn get_events_options(
-        rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetEventsOptions>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        if let ::std::option::Option::Some(preflight) = answering
-            .preflight(handlers, &rqctx.request, &[&GET_EVENTS, &GET_EVENTS_OPTIONS])
-        {
-            return ::std::result::Result::Ok(preflight);
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetEvents>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_EVENTS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        GetEventsParams,
+                        _,
+                    >(&GET_EVENTS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as AuditApiHandlers>::get_events(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_EVENTS, reply))
         }
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_EVENTS_OPTIONS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as AuditApiHandlers>::get_events_options(
-                        handlers,
-                        &caller,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_EVENTS_OPTIONS, reply))
     }
-    async fn get_event(
+    #[allow(clippy::manual_async_fn)]
+    fn get_events_options(
+        rqctx: ::dropshot::RequestContext<Self::Context>,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetEventsOptions>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            if let ::std::option::Option::Some(preflight) = answering
+                .preflight(handlers, &rqctx.request, &[&GET_EVENTS, &GET_EVENTS_OPTIONS])
+            {
+                return ::std::result::Result::Ok(preflight);
+            }
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_EVENTS_OPTIONS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as AuditApiHandlers>::get_events_options(
+                            handlers,
+                            &caller,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_EVENTS_OPTIONS, reply))
+        }
+    }
+    #[allow(clippy::manual_async_fn)]
+    fn get_event(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetEvent>,
-    ) -> ::std::result::Result<runtime::Reply<GetEvent>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_EVENT.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetEventPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_EVENT, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as AuditApiHandlers>::get_event(
-                        handlers,
-                        &caller,
-                        path.id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_EVENT, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<runtime::Reply<GetEvent>, runtime::ProblemDetails>,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_EVENT.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetEventPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_EVENT, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as AuditApiHandlers>::get_event(
+                            handlers,
+                            &caller,
+                            path.id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_EVENT, reply))
+        }
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,

@@ -306,42 +306,55 @@ pub trait SimpleApiOverviewHandlers: runtime::Authenticator + runtime::serving::
 pub struct StrictServer<H>(::std::marker::PhantomData<H>);
 impl<H: SimpleApiOverviewHandlers> SimpleApiOverviewApi for StrictServer<H> {
     type Context = H;
-    async fn list_versionsv2(
+    #[allow(clippy::manual_async_fn)]
+    fn list_versionsv2(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<runtime::Reply<ListVersionsv2>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                #[allow(deprecated)]
-                let response = <H as SimpleApiOverviewHandlers>::list_versionsv2(
-                        handlers,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&LIST_VERSIONSV2, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ListVersionsv2>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    #[allow(deprecated)]
+                    let response = <H as SimpleApiOverviewHandlers>::list_versionsv2(
+                            handlers,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&LIST_VERSIONSV2, reply))
+        }
     }
-    async fn get_version_detailsv2(
+    #[allow(clippy::manual_async_fn)]
+    fn get_version_detailsv2(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetVersionDetailsv2>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                #[allow(deprecated)]
-                let response = <H as SimpleApiOverviewHandlers>::get_version_detailsv2(
-                        handlers,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_VERSION_DETAILSV2, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetVersionDetailsv2>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    #[allow(deprecated)]
+                    let response = <H as SimpleApiOverviewHandlers>::get_version_detailsv2(
+                            handlers,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_VERSION_DETAILSV2, reply))
+        }
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,

@@ -1758,215 +1758,259 @@ pub trait OxidePropolisServerApiHandlers: runtime::Authenticator + runtime::serv
 pub struct StrictServer<H>(::std::marker::PhantomData<H>);
 impl<H: OxidePropolisServerApiHandlers> OxidePropolisServerApiApi for StrictServer<H> {
     type Context = H;
-    async fn instance_get(
+    #[allow(clippy::manual_async_fn)]
+    fn instance_get(
         rqctx: ::dropshot::RequestContext<Self::Context>,
-    ) -> ::std::result::Result<runtime::Reply<InstanceGet>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                #[allow(deprecated)]
-                let response = <H as OxidePropolisServerApiHandlers>::instance_get(
-                        handlers,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&INSTANCE_GET, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<InstanceGet>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    #[allow(deprecated)]
+                    let response = <H as OxidePropolisServerApiHandlers>::instance_get(
+                            handlers,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&INSTANCE_GET, reply))
+        }
     }
-    async fn instance_ensure(
+    #[allow(clippy::manual_async_fn)]
+    fn instance_ensure(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<InstanceEnsure>,
-    ) -> ::std::result::Result<runtime::Reply<InstanceEnsure>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body
-                    .decode::<types::InstanceEnsureRequest>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxidePropolisServerApiHandlers>::instance_ensure(
-                        handlers,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&INSTANCE_ENSURE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<InstanceEnsure>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body
+                        .decode::<types::InstanceEnsureRequest>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxidePropolisServerApiHandlers>::instance_ensure(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&INSTANCE_ENSURE, reply))
+        }
     }
-    async fn instance_issue_crucible_snapshot_request(
+    #[allow(clippy::manual_async_fn)]
+    fn instance_issue_crucible_snapshot_request(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<InstanceIssueCrucibleSnapshotRequest>,
-    ) -> ::std::result::Result<
-        runtime::Reply<InstanceIssueCrucibleSnapshotRequest>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (path, _) = match runtime::read_parameters::<
-                    InstanceIssueCrucibleSnapshotRequestPath,
-                    runtime::NoParameters,
-                    _,
-                >(&INSTANCE_ISSUE_CRUCIBLE_SNAPSHOT_REQUEST, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxidePropolisServerApiHandlers>::instance_issue_crucible_snapshot_request(
-                        handlers,
-                        path.id,
-                        path.snapshot_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&INSTANCE_ISSUE_CRUCIBLE_SNAPSHOT_REQUEST, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<InstanceIssueCrucibleSnapshotRequest>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (path, _) = match runtime::read_parameters::<
+                        InstanceIssueCrucibleSnapshotRequestPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&INSTANCE_ISSUE_CRUCIBLE_SNAPSHOT_REQUEST, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxidePropolisServerApiHandlers>::instance_issue_crucible_snapshot_request(
+                            handlers,
+                            path.id,
+                            path.snapshot_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&INSTANCE_ISSUE_CRUCIBLE_SNAPSHOT_REQUEST, reply),
+            )
+        }
     }
-    async fn instance_migrate_status(
+    #[allow(clippy::manual_async_fn)]
+    fn instance_migrate_status(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<InstanceMigrateStatus>,
-    ) -> ::std::result::Result<
-        runtime::Reply<InstanceMigrateStatus>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body
-                    .decode::<types::InstanceMigrateStatusRequest>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxidePropolisServerApiHandlers>::instance_migrate_status(
-                        handlers,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&INSTANCE_MIGRATE_STATUS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<InstanceMigrateStatus>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body
+                        .decode::<types::InstanceMigrateStatusRequest>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxidePropolisServerApiHandlers>::instance_migrate_status(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&INSTANCE_MIGRATE_STATUS, reply))
+        }
     }
-    async fn instance_serial(
+    #[allow(clippy::manual_async_fn)]
+    fn instance_serial(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         handshake: runtime::Handshake,
-    ) -> ::std::result::Result<runtime::Reply<InstanceSerial>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let upgrade = match handshake.upgrade() {
-                    ::std::result::Result::Ok(upgrade) => upgrade,
-                    ::std::result::Result::Err((status, problem)) => {
-                        return runtime::Reply::problem(status, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxidePropolisServerApiHandlers>::instance_serial(
-                        handlers,
-                        upgrade,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&INSTANCE_SERIAL, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<InstanceSerial>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let upgrade = match handshake.upgrade() {
+                        ::std::result::Result::Ok(upgrade) => upgrade,
+                        ::std::result::Result::Err((status, problem)) => {
+                            return runtime::Reply::problem(status, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxidePropolisServerApiHandlers>::instance_serial(
+                            handlers,
+                            upgrade,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&INSTANCE_SERIAL, reply))
+        }
     }
-    async fn instance_state_put(
+    #[allow(clippy::manual_async_fn)]
+    fn instance_state_put(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<InstanceStatePut>,
-    ) -> ::std::result::Result<
-        runtime::Reply<InstanceStatePut>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body
-                    .decode::<types::InstanceStateRequested>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxidePropolisServerApiHandlers>::instance_state_put(
-                        handlers,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&INSTANCE_STATE_PUT, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<InstanceStatePut>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body
+                        .decode::<types::InstanceStateRequested>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxidePropolisServerApiHandlers>::instance_state_put(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&INSTANCE_STATE_PUT, reply))
+        }
     }
-    async fn instance_state_monitor(
+    #[allow(clippy::manual_async_fn)]
+    fn instance_state_monitor(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<InstanceStateMonitor>,
-    ) -> ::std::result::Result<
-        runtime::Reply<InstanceStateMonitor>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body
-                    .decode::<types::InstanceStateMonitorRequest>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as OxidePropolisServerApiHandlers>::instance_state_monitor(
-                        handlers,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&INSTANCE_STATE_MONITOR, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<InstanceStateMonitor>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body
+                        .decode::<types::InstanceStateMonitorRequest>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as OxidePropolisServerApiHandlers>::instance_state_monitor(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&INSTANCE_STATE_MONITOR, reply))
+        }
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,

@@ -2970,456 +2970,496 @@ pub trait WebhooksApiHandlers: runtime::Authenticator + runtime::serving::Served
 pub struct StrictServer<H>(::std::marker::PhantomData<H>);
 impl<H: WebhooksApiHandlers> WebhooksApiApi for StrictServer<H> {
     type Context = H;
-    async fn get_webhooks_v3_app_id_settings_get_all(
+    #[allow(clippy::manual_async_fn)]
+    fn get_webhooks_v3_app_id_settings_get_all(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetWebhooksV3AppIdSettingsGetAll>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetWebhooksV3AppIdSettingsGetAll>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_WEBHOOKS_V3_APP_ID_SETTINGS_GET_ALL.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetWebhooksV3AppIdSettingsGetAllPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_WEBHOOKS_V3_APP_ID_SETTINGS_GET_ALL, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as WebhooksApiHandlers>::get_webhooks_v3_app_id_settings_get_all(
-                        handlers,
-                        &caller,
-                        path.app_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_WEBHOOKS_V3_APP_ID_SETTINGS_GET_ALL, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetWebhooksV3AppIdSettingsGetAll>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_WEBHOOKS_V3_APP_ID_SETTINGS_GET_ALL.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetWebhooksV3AppIdSettingsGetAllPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_WEBHOOKS_V3_APP_ID_SETTINGS_GET_ALL, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as WebhooksApiHandlers>::get_webhooks_v3_app_id_settings_get_all(
+                            handlers,
+                            &caller,
+                            path.app_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_WEBHOOKS_V3_APP_ID_SETTINGS_GET_ALL, reply),
+            )
+        }
     }
-    async fn put_webhooks_v3_app_id_settings_configure(
+    #[allow(clippy::manual_async_fn)]
+    fn put_webhooks_v3_app_id_settings_configure(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<PutWebhooksV3AppIdSettingsConfigure>,
         body: runtime::RequestBody<PutWebhooksV3AppIdSettingsConfigure>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PutWebhooksV3AppIdSettingsConfigure>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        PUT_WEBHOOKS_V3_APP_ID_SETTINGS_CONFIGURE.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    PutWebhooksV3AppIdSettingsConfigurePath,
-                    runtime::NoParameters,
-                    _,
-                >(&PUT_WEBHOOKS_V3_APP_ID_SETTINGS_CONFIGURE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::SettingsChangeRequest>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as WebhooksApiHandlers>::put_webhooks_v3_app_id_settings_configure(
-                        handlers,
-                        &caller,
-                        path.app_id,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&PUT_WEBHOOKS_V3_APP_ID_SETTINGS_CONFIGURE, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PutWebhooksV3AppIdSettingsConfigure>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            PUT_WEBHOOKS_V3_APP_ID_SETTINGS_CONFIGURE.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        PutWebhooksV3AppIdSettingsConfigurePath,
+                        runtime::NoParameters,
+                        _,
+                    >(&PUT_WEBHOOKS_V3_APP_ID_SETTINGS_CONFIGURE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::SettingsChangeRequest>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as WebhooksApiHandlers>::put_webhooks_v3_app_id_settings_configure(
+                            handlers,
+                            &caller,
+                            path.app_id,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&PUT_WEBHOOKS_V3_APP_ID_SETTINGS_CONFIGURE, reply),
+            )
+        }
     }
-    async fn delete_webhooks_v3_app_id_settings_clear(
+    #[allow(clippy::manual_async_fn)]
+    fn delete_webhooks_v3_app_id_settings_clear(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<DeleteWebhooksV3AppIdSettingsClear>,
-    ) -> ::std::result::Result<
-        runtime::Reply<DeleteWebhooksV3AppIdSettingsClear>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        DELETE_WEBHOOKS_V3_APP_ID_SETTINGS_CLEAR.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    DeleteWebhooksV3AppIdSettingsClearPath,
-                    runtime::NoParameters,
-                    _,
-                >(&DELETE_WEBHOOKS_V3_APP_ID_SETTINGS_CLEAR, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as WebhooksApiHandlers>::delete_webhooks_v3_app_id_settings_clear(
-                        handlers,
-                        &caller,
-                        path.app_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&DELETE_WEBHOOKS_V3_APP_ID_SETTINGS_CLEAR, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<DeleteWebhooksV3AppIdSettingsClear>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            DELETE_WEBHOOKS_V3_APP_ID_SETTINGS_CLEAR.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        DeleteWebhooksV3AppIdSettingsClearPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&DELETE_WEBHOOKS_V3_APP_ID_SETTINGS_CLEAR, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as WebhooksApiHandlers>::delete_webhooks_v3_app_id_settings_clear(
+                            handlers,
+                            &caller,
+                            path.app_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&DELETE_WEBHOOKS_V3_APP_ID_SETTINGS_CLEAR, reply),
+            )
+        }
     }
-    async fn get_webhooks_v3_app_id_subscriptions_get_all(
+    #[allow(clippy::manual_async_fn)]
+    fn get_webhooks_v3_app_id_subscriptions_get_all(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetWebhooksV3AppIdSubscriptionsGetAll>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetWebhooksV3AppIdSubscriptionsGetAll>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_GET_ALL.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetWebhooksV3AppIdSubscriptionsGetAllPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_GET_ALL, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as WebhooksApiHandlers>::get_webhooks_v3_app_id_subscriptions_get_all(
-                        handlers,
-                        &caller,
-                        path.app_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_GET_ALL, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetWebhooksV3AppIdSubscriptionsGetAll>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_GET_ALL.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetWebhooksV3AppIdSubscriptionsGetAllPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_GET_ALL, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as WebhooksApiHandlers>::get_webhooks_v3_app_id_subscriptions_get_all(
+                            handlers,
+                            &caller,
+                            path.app_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_GET_ALL, reply),
+            )
+        }
     }
-    async fn post_webhooks_v3_app_id_subscriptions_create(
+    #[allow(clippy::manual_async_fn)]
+    fn post_webhooks_v3_app_id_subscriptions_create(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<PostWebhooksV3AppIdSubscriptionsCreate>,
         body: runtime::RequestBody<PostWebhooksV3AppIdSubscriptionsCreate>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PostWebhooksV3AppIdSubscriptionsCreate>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        POST_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_CREATE.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    PostWebhooksV3AppIdSubscriptionsCreatePath,
-                    runtime::NoParameters,
-                    _,
-                >(&POST_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_CREATE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::SubscriptionCreateRequest>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as WebhooksApiHandlers>::post_webhooks_v3_app_id_subscriptions_create(
-                        handlers,
-                        &caller,
-                        path.app_id,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&POST_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_CREATE, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostWebhooksV3AppIdSubscriptionsCreate>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            POST_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_CREATE.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        PostWebhooksV3AppIdSubscriptionsCreatePath,
+                        runtime::NoParameters,
+                        _,
+                    >(&POST_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_CREATE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::SubscriptionCreateRequest>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as WebhooksApiHandlers>::post_webhooks_v3_app_id_subscriptions_create(
+                            handlers,
+                            &caller,
+                            path.app_id,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&POST_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_CREATE, reply),
+            )
+        }
     }
-    async fn get_webhooks_v3_app_id_subscriptions_subscription_id_get_by_id(
+    #[allow(clippy::manual_async_fn)]
+    fn get_webhooks_v3_app_id_subscriptions_subscription_id_get_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<
             GetWebhooksV3AppIdSubscriptionsSubscriptionIdGetById,
         >,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetWebhooksV3AppIdSubscriptionsSubscriptionIdGetById>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_SUBSCRIPTION_ID_GET_BY_ID
-                            .security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetWebhooksV3AppIdSubscriptionsSubscriptionIdGetByIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(
-                    &GET_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_SUBSCRIPTION_ID_GET_BY_ID,
-                    &rqctx,
-                ) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as WebhooksApiHandlers>::get_webhooks_v3_app_id_subscriptions_subscription_id_get_by_id(
-                        handlers,
-                        &caller,
-                        path.subscription_id,
-                        path.app_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering
-                .finish(
-                    &GET_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_SUBSCRIPTION_ID_GET_BY_ID,
-                    reply,
-                ),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetWebhooksV3AppIdSubscriptionsSubscriptionIdGetById>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_SUBSCRIPTION_ID_GET_BY_ID
+                                .security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetWebhooksV3AppIdSubscriptionsSubscriptionIdGetByIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(
+                        &GET_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_SUBSCRIPTION_ID_GET_BY_ID,
+                        &rqctx,
+                    ) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as WebhooksApiHandlers>::get_webhooks_v3_app_id_subscriptions_subscription_id_get_by_id(
+                            handlers,
+                            &caller,
+                            path.subscription_id,
+                            path.app_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering
+                    .finish(
+                        &GET_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_SUBSCRIPTION_ID_GET_BY_ID,
+                        reply,
+                    ),
+            )
+        }
     }
-    async fn delete_webhooks_v3_app_id_subscriptions_subscription_id_archive(
+    #[allow(clippy::manual_async_fn)]
+    fn delete_webhooks_v3_app_id_subscriptions_subscription_id_archive(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<
             DeleteWebhooksV3AppIdSubscriptionsSubscriptionIdArchive,
         >,
-    ) -> ::std::result::Result<
-        runtime::Reply<DeleteWebhooksV3AppIdSubscriptionsSubscriptionIdArchive>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        DELETE_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_SUBSCRIPTION_ID_ARCHIVE
-                            .security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    DeleteWebhooksV3AppIdSubscriptionsSubscriptionIdArchivePath,
-                    runtime::NoParameters,
-                    _,
-                >(
-                    &DELETE_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_SUBSCRIPTION_ID_ARCHIVE,
-                    &rqctx,
-                ) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as WebhooksApiHandlers>::delete_webhooks_v3_app_id_subscriptions_subscription_id_archive(
-                        handlers,
-                        &caller,
-                        path.subscription_id,
-                        path.app_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering
-                .finish(
-                    &DELETE_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_SUBSCRIPTION_ID_ARCHIVE,
-                    reply,
-                ),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<DeleteWebhooksV3AppIdSubscriptionsSubscriptionIdArchive>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            DELETE_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_SUBSCRIPTION_ID_ARCHIVE
+                                .security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        DeleteWebhooksV3AppIdSubscriptionsSubscriptionIdArchivePath,
+                        runtime::NoParameters,
+                        _,
+                    >(
+                        &DELETE_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_SUBSCRIPTION_ID_ARCHIVE,
+                        &rqctx,
+                    ) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as WebhooksApiHandlers>::delete_webhooks_v3_app_id_subscriptions_subscription_id_archive(
+                            handlers,
+                            &caller,
+                            path.subscription_id,
+                            path.app_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering
+                    .finish(
+                        &DELETE_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_SUBSCRIPTION_ID_ARCHIVE,
+                        reply,
+                    ),
+            )
+        }
     }
-    async fn patch_webhooks_v3_app_id_subscriptions_subscription_id_update(
+    #[allow(clippy::manual_async_fn)]
+    fn patch_webhooks_v3_app_id_subscriptions_subscription_id_update(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<
             PatchWebhooksV3AppIdSubscriptionsSubscriptionIdUpdate,
         >,
         body: runtime::RequestBody<PatchWebhooksV3AppIdSubscriptionsSubscriptionIdUpdate>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PatchWebhooksV3AppIdSubscriptionsSubscriptionIdUpdate>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        PATCH_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_SUBSCRIPTION_ID_UPDATE
-                            .security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    PatchWebhooksV3AppIdSubscriptionsSubscriptionIdUpdatePath,
-                    runtime::NoParameters,
-                    _,
-                >(
-                    &PATCH_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_SUBSCRIPTION_ID_UPDATE,
-                    &rqctx,
-                ) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::SubscriptionPatchRequest>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as WebhooksApiHandlers>::patch_webhooks_v3_app_id_subscriptions_subscription_id_update(
-                        handlers,
-                        &caller,
-                        path.subscription_id,
-                        path.app_id,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering
-                .finish(
-                    &PATCH_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_SUBSCRIPTION_ID_UPDATE,
-                    reply,
-                ),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PatchWebhooksV3AppIdSubscriptionsSubscriptionIdUpdate>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            PATCH_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_SUBSCRIPTION_ID_UPDATE
+                                .security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        PatchWebhooksV3AppIdSubscriptionsSubscriptionIdUpdatePath,
+                        runtime::NoParameters,
+                        _,
+                    >(
+                        &PATCH_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_SUBSCRIPTION_ID_UPDATE,
+                        &rqctx,
+                    ) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::SubscriptionPatchRequest>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as WebhooksApiHandlers>::patch_webhooks_v3_app_id_subscriptions_subscription_id_update(
+                            handlers,
+                            &caller,
+                            path.subscription_id,
+                            path.app_id,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering
+                    .finish(
+                        &PATCH_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_SUBSCRIPTION_ID_UPDATE,
+                        reply,
+                    ),
+            )
+        }
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -3437,7 +3477,8 @@ impl<H: WebhooksApiHandlers> WebhooksApiApi for StrictServer<H> {
 /// The adapters of the operations `runtime::routing` serves
 /// beyond dropshot's router (not endpoints of the trait).
 impl<H: WebhooksApiHandlers> StrictServer<H> {
-    async fn post_webhooks_v3_app_id_subscriptions_batch_update_update_batch(
+    #[allow(clippy::manual_async_fn)]
+    fn post_webhooks_v3_app_id_subscriptions_batch_update_update_batch(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<
             PostWebhooksV3AppIdSubscriptionsBatchUpdateUpdateBatch,
@@ -3445,70 +3486,74 @@ impl<H: WebhooksApiHandlers> StrictServer<H> {
         body: runtime::RequestBody<
             PostWebhooksV3AppIdSubscriptionsBatchUpdateUpdateBatch,
         >,
-    ) -> ::std::result::Result<
-        runtime::Reply<PostWebhooksV3AppIdSubscriptionsBatchUpdateUpdateBatch>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        POST_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_BATCH_UPDATE_UPDATE_BATCH
-                            .security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    PostWebhooksV3AppIdSubscriptionsBatchUpdateUpdateBatchPath,
-                    runtime::NoParameters,
-                    _,
-                >(
-                    &POST_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_BATCH_UPDATE_UPDATE_BATCH,
-                    &rqctx,
-                ) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::BatchInputSubscriptionBatchUpdateRequest>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as WebhooksApiHandlers>::post_webhooks_v3_app_id_subscriptions_batch_update_update_batch(
-                        handlers,
-                        &caller,
-                        path.app_id,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering
-                .finish(
-                    &POST_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_BATCH_UPDATE_UPDATE_BATCH,
-                    reply,
-                ),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostWebhooksV3AppIdSubscriptionsBatchUpdateUpdateBatch>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            POST_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_BATCH_UPDATE_UPDATE_BATCH
+                                .security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        PostWebhooksV3AppIdSubscriptionsBatchUpdateUpdateBatchPath,
+                        runtime::NoParameters,
+                        _,
+                    >(
+                        &POST_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_BATCH_UPDATE_UPDATE_BATCH,
+                        &rqctx,
+                    ) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::BatchInputSubscriptionBatchUpdateRequest>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as WebhooksApiHandlers>::post_webhooks_v3_app_id_subscriptions_batch_update_update_batch(
+                            handlers,
+                            &caller,
+                            path.app_id,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering
+                    .finish(
+                        &POST_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_BATCH_UPDATE_UPDATE_BATCH,
+                        reply,
+                    ),
+            )
+        }
     }
 }
 ///The dropshot API description of a server of this version alone, built on `H`: see [`register_endpoints`], and the request metrics at `GET /metrics` ([`runtime::metrics`]).

@@ -3439,267 +3439,319 @@ impl<
     H: UseANewVersionHttpsIcons8GithubIoIcons8DocsInsteadHandlers,
 > UseANewVersionHttpsIcons8GithubIoIcons8DocsInsteadApi for StrictServer<H> {
     type Context = H;
-    async fn post_api_task_web_font_collection(
+    #[allow(clippy::manual_async_fn)]
+    fn post_api_task_web_font_collection(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<PostApiTaskWebFontCollection>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PostApiTaskWebFontCollection>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body
-                    .decode::<types::PostApiTaskWebFontCollectionRequestBody>()
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as UseANewVersionHttpsIcons8GithubIoIcons8DocsInsteadHandlers>::post_api_task_web_font_collection(
-                        handlers,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&POST_API_TASK_WEB_FONT_COLLECTION, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostApiTaskWebFontCollection>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body
+                        .decode::<types::PostApiTaskWebFontCollectionRequestBody>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as UseANewVersionHttpsIcons8GithubIoIcons8DocsInsteadHandlers>::post_api_task_web_font_collection(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&POST_API_TASK_WEB_FONT_COLLECTION, reply),
+            )
+        }
     }
-    async fn post_api_task_web_font_icons(
+    #[allow(clippy::manual_async_fn)]
+    fn post_api_task_web_font_icons(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<PostApiTaskWebFontIcons>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PostApiTaskWebFontIcons>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let body = match body
-                    .decode::<types::PostApiTaskWebFontIconsRequestBody>()
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as UseANewVersionHttpsIcons8GithubIoIcons8DocsInsteadHandlers>::post_api_task_web_font_icons(
-                        handlers,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&POST_API_TASK_WEB_FONT_ICONS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostApiTaskWebFontIcons>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let body = match body
+                        .decode::<types::PostApiTaskWebFontIconsRequestBody>()
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as UseANewVersionHttpsIcons8GithubIoIcons8DocsInsteadHandlers>::post_api_task_web_font_icons(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&POST_API_TASK_WEB_FONT_ICONS, reply),
+            )
+        }
     }
-    async fn get_api_iconsets_v3_categories(
+    #[allow(clippy::manual_async_fn)]
+    fn get_api_iconsets_v3_categories(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetApiIconsetsV3Categories>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetApiIconsetsV3Categories>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    GetApiIconsetsV3CategoriesParams,
-                    _,
-                >(&GET_API_ICONSETS_V3_CATEGORIES, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as UseANewVersionHttpsIcons8GithubIoIcons8DocsInsteadHandlers>::get_api_iconsets_v3_categories(
-                        handlers,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_API_ICONSETS_V3_CATEGORIES, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetApiIconsetsV3Categories>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        GetApiIconsetsV3CategoriesParams,
+                        _,
+                    >(&GET_API_ICONSETS_V3_CATEGORIES, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as UseANewVersionHttpsIcons8GithubIoIcons8DocsInsteadHandlers>::get_api_iconsets_v3_categories(
+                            handlers,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_API_ICONSETS_V3_CATEGORIES, reply),
+            )
+        }
     }
-    async fn get_api_iconsets_v3_category(
+    #[allow(clippy::manual_async_fn)]
+    fn get_api_iconsets_v3_category(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetApiIconsetsV3Category>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetApiIconsetsV3Category>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    GetApiIconsetsV3CategoryParams,
-                    _,
-                >(&GET_API_ICONSETS_V3_CATEGORY, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as UseANewVersionHttpsIcons8GithubIoIcons8DocsInsteadHandlers>::get_api_iconsets_v3_category(
-                        handlers,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_API_ICONSETS_V3_CATEGORY, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetApiIconsetsV3Category>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        GetApiIconsetsV3CategoryParams,
+                        _,
+                    >(&GET_API_ICONSETS_V3_CATEGORY, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as UseANewVersionHttpsIcons8GithubIoIcons8DocsInsteadHandlers>::get_api_iconsets_v3_category(
+                            handlers,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_API_ICONSETS_V3_CATEGORY, reply),
+            )
+        }
     }
-    async fn get_api_iconsets_v3_latest(
+    #[allow(clippy::manual_async_fn)]
+    fn get_api_iconsets_v3_latest(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetApiIconsetsV3Latest>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetApiIconsetsV3Latest>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    GetApiIconsetsV3LatestParams,
-                    _,
-                >(&GET_API_ICONSETS_V3_LATEST, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as UseANewVersionHttpsIcons8GithubIoIcons8DocsInsteadHandlers>::get_api_iconsets_v3_latest(
-                        handlers,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_API_ICONSETS_V3_LATEST, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetApiIconsetsV3Latest>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        GetApiIconsetsV3LatestParams,
+                        _,
+                    >(&GET_API_ICONSETS_V3_LATEST, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as UseANewVersionHttpsIcons8GithubIoIcons8DocsInsteadHandlers>::get_api_iconsets_v3_latest(
+                            handlers,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_API_ICONSETS_V3_LATEST, reply),
+            )
+        }
     }
-    async fn get_api_iconsets_v3_search(
+    #[allow(clippy::manual_async_fn)]
+    fn get_api_iconsets_v3_search(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetApiIconsetsV3Search>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetApiIconsetsV3Search>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    GetApiIconsetsV3SearchParams,
-                    _,
-                >(&GET_API_ICONSETS_V3_SEARCH, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as UseANewVersionHttpsIcons8GithubIoIcons8DocsInsteadHandlers>::get_api_iconsets_v3_search(
-                        handlers,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_API_ICONSETS_V3_SEARCH, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetApiIconsetsV3Search>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        GetApiIconsetsV3SearchParams,
+                        _,
+                    >(&GET_API_ICONSETS_V3_SEARCH, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as UseANewVersionHttpsIcons8GithubIoIcons8DocsInsteadHandlers>::get_api_iconsets_v3_search(
+                            handlers,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_API_ICONSETS_V3_SEARCH, reply),
+            )
+        }
     }
-    async fn get_api_iconsets_v3_total(
+    #[allow(clippy::manual_async_fn)]
+    fn get_api_iconsets_v3_total(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetApiIconsetsV3Total>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetApiIconsetsV3Total>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    GetApiIconsetsV3TotalParams,
-                    _,
-                >(&GET_API_ICONSETS_V3_TOTAL, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as UseANewVersionHttpsIcons8GithubIoIcons8DocsInsteadHandlers>::get_api_iconsets_v3_total(
-                        handlers,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_API_ICONSETS_V3_TOTAL, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetApiIconsetsV3Total>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        GetApiIconsetsV3TotalParams,
+                        _,
+                    >(&GET_API_ICONSETS_V3_TOTAL, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as UseANewVersionHttpsIcons8GithubIoIcons8DocsInsteadHandlers>::get_api_iconsets_v3_total(
+                            handlers,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_API_ICONSETS_V3_TOTAL, reply),
+            )
+        }
     }
-    async fn get_api_iconsets_v4_search(
+    #[allow(clippy::manual_async_fn)]
+    fn get_api_iconsets_v4_search(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetApiIconsetsV4Search>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetApiIconsetsV4Search>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    GetApiIconsetsV4SearchParams,
-                    _,
-                >(&GET_API_ICONSETS_V4_SEARCH, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as UseANewVersionHttpsIcons8GithubIoIcons8DocsInsteadHandlers>::get_api_iconsets_v4_search(
-                        handlers,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_API_ICONSETS_V4_SEARCH, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetApiIconsetsV4Search>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        GetApiIconsetsV4SearchParams,
+                        _,
+                    >(&GET_API_ICONSETS_V4_SEARCH, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as UseANewVersionHttpsIcons8GithubIoIcons8DocsInsteadHandlers>::get_api_iconsets_v4_search(
+                            handlers,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_API_ICONSETS_V4_SEARCH, reply),
+            )
+        }
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,

@@ -5458,564 +5458,628 @@ Modify the relationship between the current user and the target user.*/
 pub struct StrictServer<H>(::std::marker::PhantomData<H>);
 impl<H: InstagramHandlers> InstagramApi for StrictServer<H> {
     type Context = H;
-    async fn get_geographies_by_geo_id_media_recent(
+    #[allow(clippy::manual_async_fn)]
+    fn get_geographies_by_geo_id_media_recent(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetGeographiesByGeoIdMediaRecent>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetGeographiesByGeoIdMediaRecent>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_GEOGRAPHIES_BY_GEO_ID_MEDIA_RECENT.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetGeographiesByGeoIdMediaRecentPath,
-                    GetGeographiesByGeoIdMediaRecentParams,
-                    _,
-                >(&GET_GEOGRAPHIES_BY_GEO_ID_MEDIA_RECENT, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as InstagramHandlers>::get_geographies_by_geo_id_media_recent(
-                        handlers,
-                        &caller,
-                        path.geo_id,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_GEOGRAPHIES_BY_GEO_ID_MEDIA_RECENT, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetGeographiesByGeoIdMediaRecent>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_GEOGRAPHIES_BY_GEO_ID_MEDIA_RECENT.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetGeographiesByGeoIdMediaRecentPath,
+                        GetGeographiesByGeoIdMediaRecentParams,
+                        _,
+                    >(&GET_GEOGRAPHIES_BY_GEO_ID_MEDIA_RECENT, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as InstagramHandlers>::get_geographies_by_geo_id_media_recent(
+                            handlers,
+                            &caller,
+                            path.geo_id,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_GEOGRAPHIES_BY_GEO_ID_MEDIA_RECENT, reply),
+            )
+        }
     }
-    async fn get_locations_by_location_id(
+    #[allow(clippy::manual_async_fn)]
+    fn get_locations_by_location_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetLocationsByLocationId>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetLocationsByLocationId>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_LOCATIONS_BY_LOCATION_ID.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetLocationsByLocationIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_LOCATIONS_BY_LOCATION_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as InstagramHandlers>::get_locations_by_location_id(
-                        handlers,
-                        &caller,
-                        path.location_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_LOCATIONS_BY_LOCATION_ID, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetLocationsByLocationId>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_LOCATIONS_BY_LOCATION_ID.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetLocationsByLocationIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_LOCATIONS_BY_LOCATION_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as InstagramHandlers>::get_locations_by_location_id(
+                            handlers,
+                            &caller,
+                            path.location_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_LOCATIONS_BY_LOCATION_ID, reply),
+            )
+        }
     }
-    async fn get_locations_by_location_id_media_recent(
+    #[allow(clippy::manual_async_fn)]
+    fn get_locations_by_location_id_media_recent(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetLocationsByLocationIdMediaRecent>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetLocationsByLocationIdMediaRecent>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_LOCATIONS_BY_LOCATION_ID_MEDIA_RECENT.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetLocationsByLocationIdMediaRecentPath,
-                    GetLocationsByLocationIdMediaRecentParams,
-                    _,
-                >(&GET_LOCATIONS_BY_LOCATION_ID_MEDIA_RECENT, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as InstagramHandlers>::get_locations_by_location_id_media_recent(
-                        handlers,
-                        &caller,
-                        path.location_id,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_LOCATIONS_BY_LOCATION_ID_MEDIA_RECENT, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetLocationsByLocationIdMediaRecent>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_LOCATIONS_BY_LOCATION_ID_MEDIA_RECENT.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetLocationsByLocationIdMediaRecentPath,
+                        GetLocationsByLocationIdMediaRecentParams,
+                        _,
+                    >(&GET_LOCATIONS_BY_LOCATION_ID_MEDIA_RECENT, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as InstagramHandlers>::get_locations_by_location_id_media_recent(
+                            handlers,
+                            &caller,
+                            path.location_id,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_LOCATIONS_BY_LOCATION_ID_MEDIA_RECENT, reply),
+            )
+        }
     }
-    async fn get_media_by_media_id(
+    #[allow(clippy::manual_async_fn)]
+    fn get_media_by_media_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetMediaByMediaId>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetMediaByMediaId>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_MEDIA_BY_MEDIA_ID.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetMediaByMediaIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_MEDIA_BY_MEDIA_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as InstagramHandlers>::get_media_by_media_id(
-                        handlers,
-                        &caller,
-                        path.media_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_MEDIA_BY_MEDIA_ID, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetMediaByMediaId>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_MEDIA_BY_MEDIA_ID.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetMediaByMediaIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_MEDIA_BY_MEDIA_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as InstagramHandlers>::get_media_by_media_id(
+                            handlers,
+                            &caller,
+                            path.media_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_MEDIA_BY_MEDIA_ID, reply))
+        }
     }
-    async fn get_tags_by_tag_name(
+    #[allow(clippy::manual_async_fn)]
+    fn get_tags_by_tag_name(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetTagsByTagName>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetTagsByTagName>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_TAGS_BY_TAG_NAME.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetTagsByTagNamePath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_TAGS_BY_TAG_NAME, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as InstagramHandlers>::get_tags_by_tag_name(
-                        handlers,
-                        &caller,
-                        path.tag_name,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_TAGS_BY_TAG_NAME, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetTagsByTagName>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_TAGS_BY_TAG_NAME.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetTagsByTagNamePath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_TAGS_BY_TAG_NAME, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as InstagramHandlers>::get_tags_by_tag_name(
+                            handlers,
+                            &caller,
+                            path.tag_name,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_TAGS_BY_TAG_NAME, reply))
+        }
     }
-    async fn get_tags_by_tag_name_media_recent(
+    #[allow(clippy::manual_async_fn)]
+    fn get_tags_by_tag_name_media_recent(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetTagsByTagNameMediaRecent>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetTagsByTagNameMediaRecent>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_TAGS_BY_TAG_NAME_MEDIA_RECENT.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetTagsByTagNameMediaRecentPath,
-                    GetTagsByTagNameMediaRecentParams,
-                    _,
-                >(&GET_TAGS_BY_TAG_NAME_MEDIA_RECENT, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as InstagramHandlers>::get_tags_by_tag_name_media_recent(
-                        handlers,
-                        &caller,
-                        path.tag_name,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_TAGS_BY_TAG_NAME_MEDIA_RECENT, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetTagsByTagNameMediaRecent>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_TAGS_BY_TAG_NAME_MEDIA_RECENT.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetTagsByTagNameMediaRecentPath,
+                        GetTagsByTagNameMediaRecentParams,
+                        _,
+                    >(&GET_TAGS_BY_TAG_NAME_MEDIA_RECENT, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as InstagramHandlers>::get_tags_by_tag_name_media_recent(
+                            handlers,
+                            &caller,
+                            path.tag_name,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_TAGS_BY_TAG_NAME_MEDIA_RECENT, reply),
+            )
+        }
     }
-    async fn get_users_by_user_id(
+    #[allow(clippy::manual_async_fn)]
+    fn get_users_by_user_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetUsersByUserId>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetUsersByUserId>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_USERS_BY_USER_ID.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetUsersByUserIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_USERS_BY_USER_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as InstagramHandlers>::get_users_by_user_id(
-                        handlers,
-                        &caller,
-                        path.user_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_USERS_BY_USER_ID, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetUsersByUserId>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_USERS_BY_USER_ID.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetUsersByUserIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_USERS_BY_USER_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as InstagramHandlers>::get_users_by_user_id(
+                            handlers,
+                            &caller,
+                            path.user_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_USERS_BY_USER_ID, reply))
+        }
     }
-    async fn get_users_by_user_id_followed_by(
+    #[allow(clippy::manual_async_fn)]
+    fn get_users_by_user_id_followed_by(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetUsersByUserIdFollowedBy>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetUsersByUserIdFollowedBy>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_USERS_BY_USER_ID_FOLLOWED_BY.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetUsersByUserIdFollowedByPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_USERS_BY_USER_ID_FOLLOWED_BY, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as InstagramHandlers>::get_users_by_user_id_followed_by(
-                        handlers,
-                        &caller,
-                        path.user_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_USERS_BY_USER_ID_FOLLOWED_BY, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetUsersByUserIdFollowedBy>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_USERS_BY_USER_ID_FOLLOWED_BY.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetUsersByUserIdFollowedByPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_USERS_BY_USER_ID_FOLLOWED_BY, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as InstagramHandlers>::get_users_by_user_id_followed_by(
+                            handlers,
+                            &caller,
+                            path.user_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_USERS_BY_USER_ID_FOLLOWED_BY, reply),
+            )
+        }
     }
-    async fn get_users_by_user_id_follows(
+    #[allow(clippy::manual_async_fn)]
+    fn get_users_by_user_id_follows(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetUsersByUserIdFollows>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetUsersByUserIdFollows>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_USERS_BY_USER_ID_FOLLOWS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetUsersByUserIdFollowsPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_USERS_BY_USER_ID_FOLLOWS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as InstagramHandlers>::get_users_by_user_id_follows(
-                        handlers,
-                        &caller,
-                        path.user_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_USERS_BY_USER_ID_FOLLOWS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetUsersByUserIdFollows>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_USERS_BY_USER_ID_FOLLOWS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetUsersByUserIdFollowsPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_USERS_BY_USER_ID_FOLLOWS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as InstagramHandlers>::get_users_by_user_id_follows(
+                            handlers,
+                            &caller,
+                            path.user_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_USERS_BY_USER_ID_FOLLOWS, reply),
+            )
+        }
     }
-    async fn get_users_by_user_id_media_recent(
+    #[allow(clippy::manual_async_fn)]
+    fn get_users_by_user_id_media_recent(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetUsersByUserIdMediaRecent>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetUsersByUserIdMediaRecent>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_USERS_BY_USER_ID_MEDIA_RECENT.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetUsersByUserIdMediaRecentPath,
-                    GetUsersByUserIdMediaRecentParams,
-                    _,
-                >(&GET_USERS_BY_USER_ID_MEDIA_RECENT, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as InstagramHandlers>::get_users_by_user_id_media_recent(
-                        handlers,
-                        &caller,
-                        path.user_id,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_USERS_BY_USER_ID_MEDIA_RECENT, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetUsersByUserIdMediaRecent>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_USERS_BY_USER_ID_MEDIA_RECENT.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetUsersByUserIdMediaRecentPath,
+                        GetUsersByUserIdMediaRecentParams,
+                        _,
+                    >(&GET_USERS_BY_USER_ID_MEDIA_RECENT, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as InstagramHandlers>::get_users_by_user_id_media_recent(
+                            handlers,
+                            &caller,
+                            path.user_id,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_USERS_BY_USER_ID_MEDIA_RECENT, reply),
+            )
+        }
     }
-    async fn get_users_by_user_id_relationship(
+    #[allow(clippy::manual_async_fn)]
+    fn get_users_by_user_id_relationship(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetUsersByUserIdRelationship>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetUsersByUserIdRelationship>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_USERS_BY_USER_ID_RELATIONSHIP.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetUsersByUserIdRelationshipPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_USERS_BY_USER_ID_RELATIONSHIP, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as InstagramHandlers>::get_users_by_user_id_relationship(
-                        handlers,
-                        &caller,
-                        path.user_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_USERS_BY_USER_ID_RELATIONSHIP, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetUsersByUserIdRelationship>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_USERS_BY_USER_ID_RELATIONSHIP.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetUsersByUserIdRelationshipPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_USERS_BY_USER_ID_RELATIONSHIP, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as InstagramHandlers>::get_users_by_user_id_relationship(
+                            handlers,
+                            &caller,
+                            path.user_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_USERS_BY_USER_ID_RELATIONSHIP, reply),
+            )
+        }
     }
-    async fn post_users_by_user_id_relationship(
+    #[allow(clippy::manual_async_fn)]
+    fn post_users_by_user_id_relationship(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<PostUsersByUserIdRelationship>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PostUsersByUserIdRelationship>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        POST_USERS_BY_USER_ID_RELATIONSHIP.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    PostUsersByUserIdRelationshipPath,
-                    PostUsersByUserIdRelationshipParams,
-                    _,
-                >(&POST_USERS_BY_USER_ID_RELATIONSHIP, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as InstagramHandlers>::post_users_by_user_id_relationship(
-                        handlers,
-                        &caller,
-                        path.user_id,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&POST_USERS_BY_USER_ID_RELATIONSHIP, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostUsersByUserIdRelationship>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            POST_USERS_BY_USER_ID_RELATIONSHIP.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        PostUsersByUserIdRelationshipPath,
+                        PostUsersByUserIdRelationshipParams,
+                        _,
+                    >(&POST_USERS_BY_USER_ID_RELATIONSHIP, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as InstagramHandlers>::post_users_by_user_id_relationship(
+                            handlers,
+                            &caller,
+                            path.user_id,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&POST_USERS_BY_USER_ID_RELATIONSHIP, reply),
+            )
+        }
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -6033,659 +6097,751 @@ impl<H: InstagramHandlers> InstagramApi for StrictServer<H> {
 /// The adapters of the operations `runtime::routing` serves
 /// beyond dropshot's router (not endpoints of the trait).
 impl<H: InstagramHandlers> StrictServer<H> {
-    async fn get_locations_search(
+    #[allow(clippy::manual_async_fn)]
+    fn get_locations_search(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetLocationsSearch>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetLocationsSearch>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_LOCATIONS_SEARCH.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    GetLocationsSearchParams,
-                    _,
-                >(&GET_LOCATIONS_SEARCH, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as InstagramHandlers>::get_locations_search(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_LOCATIONS_SEARCH, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetLocationsSearch>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_LOCATIONS_SEARCH.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        GetLocationsSearchParams,
+                        _,
+                    >(&GET_LOCATIONS_SEARCH, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as InstagramHandlers>::get_locations_search(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_LOCATIONS_SEARCH, reply))
+        }
     }
-    async fn get_media_popular(
+    #[allow(clippy::manual_async_fn)]
+    fn get_media_popular(
         rqctx: ::dropshot::RequestContext<H>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetMediaPopular>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_MEDIA_POPULAR.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as InstagramHandlers>::get_media_popular(
-                        handlers,
-                        &caller,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_MEDIA_POPULAR, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetMediaPopular>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_MEDIA_POPULAR.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as InstagramHandlers>::get_media_popular(
+                            handlers,
+                            &caller,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_MEDIA_POPULAR, reply))
+        }
     }
-    async fn get_media_search(
+    #[allow(clippy::manual_async_fn)]
+    fn get_media_search(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetMediaSearch>,
-    ) -> ::std::result::Result<runtime::Reply<GetMediaSearch>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_MEDIA_SEARCH.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    GetMediaSearchParams,
-                    _,
-                >(&GET_MEDIA_SEARCH, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as InstagramHandlers>::get_media_search(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_MEDIA_SEARCH, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetMediaSearch>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_MEDIA_SEARCH.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        GetMediaSearchParams,
+                        _,
+                    >(&GET_MEDIA_SEARCH, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as InstagramHandlers>::get_media_search(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_MEDIA_SEARCH, reply))
+        }
     }
-    async fn get_media_shortcode_by_shortcode(
+    #[allow(clippy::manual_async_fn)]
+    fn get_media_shortcode_by_shortcode(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetMediaShortcodeByShortcode>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetMediaShortcodeByShortcode>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_MEDIA_SHORTCODE_BY_SHORTCODE.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetMediaShortcodeByShortcodePath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_MEDIA_SHORTCODE_BY_SHORTCODE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as InstagramHandlers>::get_media_shortcode_by_shortcode(
-                        handlers,
-                        &caller,
-                        path.shortcode,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_MEDIA_SHORTCODE_BY_SHORTCODE, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetMediaShortcodeByShortcode>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_MEDIA_SHORTCODE_BY_SHORTCODE.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetMediaShortcodeByShortcodePath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_MEDIA_SHORTCODE_BY_SHORTCODE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as InstagramHandlers>::get_media_shortcode_by_shortcode(
+                            handlers,
+                            &caller,
+                            path.shortcode,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_MEDIA_SHORTCODE_BY_SHORTCODE, reply),
+            )
+        }
     }
-    async fn get_media_by_media_id_comments(
+    #[allow(clippy::manual_async_fn)]
+    fn get_media_by_media_id_comments(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetMediaByMediaIdComments>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetMediaByMediaIdComments>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_MEDIA_BY_MEDIA_ID_COMMENTS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetMediaByMediaIdCommentsPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_MEDIA_BY_MEDIA_ID_COMMENTS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as InstagramHandlers>::get_media_by_media_id_comments(
-                        handlers,
-                        &caller,
-                        path.media_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_MEDIA_BY_MEDIA_ID_COMMENTS, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetMediaByMediaIdComments>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_MEDIA_BY_MEDIA_ID_COMMENTS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetMediaByMediaIdCommentsPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_MEDIA_BY_MEDIA_ID_COMMENTS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as InstagramHandlers>::get_media_by_media_id_comments(
+                            handlers,
+                            &caller,
+                            path.media_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_MEDIA_BY_MEDIA_ID_COMMENTS, reply),
+            )
+        }
     }
-    async fn post_media_by_media_id_comments(
+    #[allow(clippy::manual_async_fn)]
+    fn post_media_by_media_id_comments(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<PostMediaByMediaIdComments>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PostMediaByMediaIdComments>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        POST_MEDIA_BY_MEDIA_ID_COMMENTS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    PostMediaByMediaIdCommentsPath,
-                    PostMediaByMediaIdCommentsParams,
-                    _,
-                >(&POST_MEDIA_BY_MEDIA_ID_COMMENTS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as InstagramHandlers>::post_media_by_media_id_comments(
-                        handlers,
-                        &caller,
-                        path.media_id,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&POST_MEDIA_BY_MEDIA_ID_COMMENTS, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostMediaByMediaIdComments>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            POST_MEDIA_BY_MEDIA_ID_COMMENTS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        PostMediaByMediaIdCommentsPath,
+                        PostMediaByMediaIdCommentsParams,
+                        _,
+                    >(&POST_MEDIA_BY_MEDIA_ID_COMMENTS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as InstagramHandlers>::post_media_by_media_id_comments(
+                            handlers,
+                            &caller,
+                            path.media_id,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&POST_MEDIA_BY_MEDIA_ID_COMMENTS, reply),
+            )
+        }
     }
-    async fn delete_media_by_media_id_comments_by_comment_id(
+    #[allow(clippy::manual_async_fn)]
+    fn delete_media_by_media_id_comments_by_comment_id(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<DeleteMediaByMediaIdCommentsByCommentId>,
-    ) -> ::std::result::Result<
-        runtime::Reply<DeleteMediaByMediaIdCommentsByCommentId>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        DELETE_MEDIA_BY_MEDIA_ID_COMMENTS_BY_COMMENT_ID.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    DeleteMediaByMediaIdCommentsByCommentIdPath,
-                    runtime::NoParameters,
-                    _,
-                >(&DELETE_MEDIA_BY_MEDIA_ID_COMMENTS_BY_COMMENT_ID, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as InstagramHandlers>::delete_media_by_media_id_comments_by_comment_id(
-                        handlers,
-                        &caller,
-                        path.media_id,
-                        path.comment_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&DELETE_MEDIA_BY_MEDIA_ID_COMMENTS_BY_COMMENT_ID, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<DeleteMediaByMediaIdCommentsByCommentId>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            DELETE_MEDIA_BY_MEDIA_ID_COMMENTS_BY_COMMENT_ID.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        DeleteMediaByMediaIdCommentsByCommentIdPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&DELETE_MEDIA_BY_MEDIA_ID_COMMENTS_BY_COMMENT_ID, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as InstagramHandlers>::delete_media_by_media_id_comments_by_comment_id(
+                            handlers,
+                            &caller,
+                            path.media_id,
+                            path.comment_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&DELETE_MEDIA_BY_MEDIA_ID_COMMENTS_BY_COMMENT_ID, reply),
+            )
+        }
     }
-    async fn get_media_by_media_id_likes(
+    #[allow(clippy::manual_async_fn)]
+    fn get_media_by_media_id_likes(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetMediaByMediaIdLikes>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetMediaByMediaIdLikes>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_MEDIA_BY_MEDIA_ID_LIKES.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    GetMediaByMediaIdLikesPath,
-                    runtime::NoParameters,
-                    _,
-                >(&GET_MEDIA_BY_MEDIA_ID_LIKES, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as InstagramHandlers>::get_media_by_media_id_likes(
-                        handlers,
-                        &caller,
-                        path.media_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_MEDIA_BY_MEDIA_ID_LIKES, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetMediaByMediaIdLikes>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_MEDIA_BY_MEDIA_ID_LIKES.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        GetMediaByMediaIdLikesPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&GET_MEDIA_BY_MEDIA_ID_LIKES, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as InstagramHandlers>::get_media_by_media_id_likes(
+                            handlers,
+                            &caller,
+                            path.media_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_MEDIA_BY_MEDIA_ID_LIKES, reply),
+            )
+        }
     }
-    async fn post_media_by_media_id_likes(
+    #[allow(clippy::manual_async_fn)]
+    fn post_media_by_media_id_likes(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<PostMediaByMediaIdLikes>,
-    ) -> ::std::result::Result<
-        runtime::Reply<PostMediaByMediaIdLikes>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        POST_MEDIA_BY_MEDIA_ID_LIKES.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    PostMediaByMediaIdLikesPath,
-                    runtime::NoParameters,
-                    _,
-                >(&POST_MEDIA_BY_MEDIA_ID_LIKES, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as InstagramHandlers>::post_media_by_media_id_likes(
-                        handlers,
-                        &caller,
-                        path.media_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&POST_MEDIA_BY_MEDIA_ID_LIKES, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<PostMediaByMediaIdLikes>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            POST_MEDIA_BY_MEDIA_ID_LIKES.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        PostMediaByMediaIdLikesPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&POST_MEDIA_BY_MEDIA_ID_LIKES, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as InstagramHandlers>::post_media_by_media_id_likes(
+                            handlers,
+                            &caller,
+                            path.media_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&POST_MEDIA_BY_MEDIA_ID_LIKES, reply),
+            )
+        }
     }
-    async fn delete_media_by_media_id_likes(
+    #[allow(clippy::manual_async_fn)]
+    fn delete_media_by_media_id_likes(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<DeleteMediaByMediaIdLikes>,
-    ) -> ::std::result::Result<
-        runtime::Reply<DeleteMediaByMediaIdLikes>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        DELETE_MEDIA_BY_MEDIA_ID_LIKES.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    DeleteMediaByMediaIdLikesPath,
-                    runtime::NoParameters,
-                    _,
-                >(&DELETE_MEDIA_BY_MEDIA_ID_LIKES, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as InstagramHandlers>::delete_media_by_media_id_likes(
-                        handlers,
-                        &caller,
-                        path.media_id,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&DELETE_MEDIA_BY_MEDIA_ID_LIKES, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<DeleteMediaByMediaIdLikes>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            DELETE_MEDIA_BY_MEDIA_ID_LIKES.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        DeleteMediaByMediaIdLikesPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&DELETE_MEDIA_BY_MEDIA_ID_LIKES, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as InstagramHandlers>::delete_media_by_media_id_likes(
+                            handlers,
+                            &caller,
+                            path.media_id,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&DELETE_MEDIA_BY_MEDIA_ID_LIKES, reply),
+            )
+        }
     }
-    async fn get_tags_search(
+    #[allow(clippy::manual_async_fn)]
+    fn get_tags_search(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetTagsSearch>,
-    ) -> ::std::result::Result<runtime::Reply<GetTagsSearch>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_TAGS_SEARCH.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    GetTagsSearchParams,
-                    _,
-                >(&GET_TAGS_SEARCH, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as InstagramHandlers>::get_tags_search(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_TAGS_SEARCH, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetTagsSearch>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_TAGS_SEARCH.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        GetTagsSearchParams,
+                        _,
+                    >(&GET_TAGS_SEARCH, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as InstagramHandlers>::get_tags_search(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_TAGS_SEARCH, reply))
+        }
     }
-    async fn get_users_search(
+    #[allow(clippy::manual_async_fn)]
+    fn get_users_search(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetUsersSearch>,
-    ) -> ::std::result::Result<runtime::Reply<GetUsersSearch>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_USERS_SEARCH.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    GetUsersSearchParams,
-                    _,
-                >(&GET_USERS_SEARCH, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as InstagramHandlers>::get_users_search(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_USERS_SEARCH, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetUsersSearch>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_USERS_SEARCH.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        GetUsersSearchParams,
+                        _,
+                    >(&GET_USERS_SEARCH, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as InstagramHandlers>::get_users_search(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_USERS_SEARCH, reply))
+        }
     }
-    async fn get_users_self_feed(
+    #[allow(clippy::manual_async_fn)]
+    fn get_users_self_feed(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetUsersSelfFeed>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetUsersSelfFeed>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_USERS_SELF_FEED.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    GetUsersSelfFeedParams,
-                    _,
-                >(&GET_USERS_SELF_FEED, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as InstagramHandlers>::get_users_self_feed(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_USERS_SELF_FEED, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetUsersSelfFeed>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_USERS_SELF_FEED.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        GetUsersSelfFeedParams,
+                        _,
+                    >(&GET_USERS_SELF_FEED, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as InstagramHandlers>::get_users_self_feed(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_USERS_SELF_FEED, reply))
+        }
     }
-    async fn get_users_self_media_liked(
+    #[allow(clippy::manual_async_fn)]
+    fn get_users_self_media_liked(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetUsersSelfMediaLiked>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetUsersSelfMediaLiked>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_USERS_SELF_MEDIA_LIKED.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    GetUsersSelfMediaLikedParams,
-                    _,
-                >(&GET_USERS_SELF_MEDIA_LIKED, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as InstagramHandlers>::get_users_self_media_liked(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_USERS_SELF_MEDIA_LIKED, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetUsersSelfMediaLiked>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_USERS_SELF_MEDIA_LIKED.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        GetUsersSelfMediaLikedParams,
+                        _,
+                    >(&GET_USERS_SELF_MEDIA_LIKED, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as InstagramHandlers>::get_users_self_media_liked(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_USERS_SELF_MEDIA_LIKED, reply),
+            )
+        }
     }
-    async fn get_users_self_requested_by(
+    #[allow(clippy::manual_async_fn)]
+    fn get_users_self_requested_by(
         rqctx: ::dropshot::RequestContext<H>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetUsersSelfRequestedBy>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_USERS_SELF_REQUESTED_BY.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as InstagramHandlers>::get_users_self_requested_by(
-                        handlers,
-                        &caller,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_USERS_SELF_REQUESTED_BY, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetUsersSelfRequestedBy>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_USERS_SELF_REQUESTED_BY.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as InstagramHandlers>::get_users_self_requested_by(
+                            handlers,
+                            &caller,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_USERS_SELF_REQUESTED_BY, reply),
+            )
+        }
     }
 }
 ///The dropshot API description of a server of this version alone, built on `H`: see [`register_endpoints`], and the request metrics at `GET /metrics` ([`runtime::metrics`]).

@@ -2963,478 +2963,535 @@ Transfer number from one account to another.*/
 pub struct StrictServer<H>(::std::marker::PhantomData<H>);
 impl<H: SubaccountsApiHandlers> SubaccountsApiApi for StrictServer<H> {
     type Context = H;
-    async fn retrieve_balance_transfers(
+    #[allow(clippy::manual_async_fn)]
+    fn retrieve_balance_transfers(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<RetrieveBalanceTransfers>,
-    ) -> ::std::result::Result<
-        runtime::Reply<RetrieveBalanceTransfers>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        RETRIEVE_BALANCE_TRANSFERS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    RetrieveBalanceTransfersPath,
-                    RetrieveBalanceTransfersParams,
-                    _,
-                >(&RETRIEVE_BALANCE_TRANSFERS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SubaccountsApiHandlers>::retrieve_balance_transfers(
-                        handlers,
-                        &caller,
-                        path.api_key,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&RETRIEVE_BALANCE_TRANSFERS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<RetrieveBalanceTransfers>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            RETRIEVE_BALANCE_TRANSFERS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        RetrieveBalanceTransfersPath,
+                        RetrieveBalanceTransfersParams,
+                        _,
+                    >(&RETRIEVE_BALANCE_TRANSFERS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SubaccountsApiHandlers>::retrieve_balance_transfers(
+                            handlers,
+                            &caller,
+                            path.api_key,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&RETRIEVE_BALANCE_TRANSFERS, reply),
+            )
+        }
     }
-    async fn transfer_balance(
+    #[allow(clippy::manual_async_fn)]
+    fn transfer_balance(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<TransferBalance>,
         body: runtime::RequestBody<TransferBalance>,
-    ) -> ::std::result::Result<
-        runtime::Reply<TransferBalance>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        TRANSFER_BALANCE.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    TransferBalancePath,
-                    runtime::NoParameters,
-                    _,
-                >(&TRANSFER_BALANCE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::TransferBalanceOrCreditRequest>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SubaccountsApiHandlers>::transfer_balance(
-                        handlers,
-                        &caller,
-                        path.api_key,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&TRANSFER_BALANCE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<TransferBalance>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            TRANSFER_BALANCE.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        TransferBalancePath,
+                        runtime::NoParameters,
+                        _,
+                    >(&TRANSFER_BALANCE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::TransferBalanceOrCreditRequest>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SubaccountsApiHandlers>::transfer_balance(
+                            handlers,
+                            &caller,
+                            path.api_key,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&TRANSFER_BALANCE, reply))
+        }
     }
-    async fn retrieve_credit_transfers(
+    #[allow(clippy::manual_async_fn)]
+    fn retrieve_credit_transfers(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<RetrieveCreditTransfers>,
-    ) -> ::std::result::Result<
-        runtime::Reply<RetrieveCreditTransfers>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        RETRIEVE_CREDIT_TRANSFERS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    RetrieveCreditTransfersPath,
-                    RetrieveCreditTransfersParams,
-                    _,
-                >(&RETRIEVE_CREDIT_TRANSFERS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SubaccountsApiHandlers>::retrieve_credit_transfers(
-                        handlers,
-                        &caller,
-                        path.api_key,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&RETRIEVE_CREDIT_TRANSFERS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<RetrieveCreditTransfers>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            RETRIEVE_CREDIT_TRANSFERS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        RetrieveCreditTransfersPath,
+                        RetrieveCreditTransfersParams,
+                        _,
+                    >(&RETRIEVE_CREDIT_TRANSFERS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SubaccountsApiHandlers>::retrieve_credit_transfers(
+                            handlers,
+                            &caller,
+                            path.api_key,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&RETRIEVE_CREDIT_TRANSFERS, reply),
+            )
+        }
     }
-    async fn transfer_credit(
+    #[allow(clippy::manual_async_fn)]
+    fn transfer_credit(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<TransferCredit>,
         body: runtime::RequestBody<TransferCredit>,
-    ) -> ::std::result::Result<runtime::Reply<TransferCredit>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        TRANSFER_CREDIT.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    TransferCreditPath,
-                    runtime::NoParameters,
-                    _,
-                >(&TRANSFER_CREDIT, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::TransferBalanceOrCreditRequest>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SubaccountsApiHandlers>::transfer_credit(
-                        handlers,
-                        &caller,
-                        path.api_key,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&TRANSFER_CREDIT, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<TransferCredit>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            TRANSFER_CREDIT.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        TransferCreditPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&TRANSFER_CREDIT, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::TransferBalanceOrCreditRequest>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SubaccountsApiHandlers>::transfer_credit(
+                            handlers,
+                            &caller,
+                            path.api_key,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&TRANSFER_CREDIT, reply))
+        }
     }
-    async fn retrieve_subaccounts_list(
+    #[allow(clippy::manual_async_fn)]
+    fn retrieve_subaccounts_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<RetrieveSubaccountsList>,
-    ) -> ::std::result::Result<
-        runtime::Reply<RetrieveSubaccountsList>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        RETRIEVE_SUBACCOUNTS_LIST.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    RetrieveSubaccountsListPath,
-                    runtime::NoParameters,
-                    _,
-                >(&RETRIEVE_SUBACCOUNTS_LIST, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SubaccountsApiHandlers>::retrieve_subaccounts_list(
-                        handlers,
-                        &caller,
-                        path.api_key,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&RETRIEVE_SUBACCOUNTS_LIST, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<RetrieveSubaccountsList>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            RETRIEVE_SUBACCOUNTS_LIST.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        RetrieveSubaccountsListPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&RETRIEVE_SUBACCOUNTS_LIST, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SubaccountsApiHandlers>::retrieve_subaccounts_list(
+                            handlers,
+                            &caller,
+                            path.api_key,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&RETRIEVE_SUBACCOUNTS_LIST, reply),
+            )
+        }
     }
-    async fn create_sub_account(
+    #[allow(clippy::manual_async_fn)]
+    fn create_sub_account(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<CreateSubAccount>,
         body: runtime::RequestBody<CreateSubAccount>,
-    ) -> ::std::result::Result<
-        runtime::Reply<CreateSubAccount>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        CREATE_SUB_ACCOUNT.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    CreateSubAccountPath,
-                    runtime::NoParameters,
-                    _,
-                >(&CREATE_SUB_ACCOUNT, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::NewSubaccountRequest>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SubaccountsApiHandlers>::create_sub_account(
-                        handlers,
-                        &caller,
-                        path.api_key,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&CREATE_SUB_ACCOUNT, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<CreateSubAccount>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            CREATE_SUB_ACCOUNT.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        CreateSubAccountPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&CREATE_SUB_ACCOUNT, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::NewSubaccountRequest>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SubaccountsApiHandlers>::create_sub_account(
+                            handlers,
+                            &caller,
+                            path.api_key,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&CREATE_SUB_ACCOUNT, reply))
+        }
     }
-    async fn retrieve_subaccount(
+    #[allow(clippy::manual_async_fn)]
+    fn retrieve_subaccount(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<RetrieveSubaccount>,
-    ) -> ::std::result::Result<
-        runtime::Reply<RetrieveSubaccount>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        RETRIEVE_SUBACCOUNT.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    RetrieveSubaccountPath,
-                    runtime::NoParameters,
-                    _,
-                >(&RETRIEVE_SUBACCOUNT, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SubaccountsApiHandlers>::retrieve_subaccount(
-                        handlers,
-                        &caller,
-                        path.api_key,
-                        path.subaccount_key,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&RETRIEVE_SUBACCOUNT, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<RetrieveSubaccount>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            RETRIEVE_SUBACCOUNT.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        RetrieveSubaccountPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&RETRIEVE_SUBACCOUNT, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SubaccountsApiHandlers>::retrieve_subaccount(
+                            handlers,
+                            &caller,
+                            path.api_key,
+                            path.subaccount_key,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&RETRIEVE_SUBACCOUNT, reply))
+        }
     }
-    async fn modify_subaccount(
+    #[allow(clippy::manual_async_fn)]
+    fn modify_subaccount(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ModifySubaccount>,
         body: runtime::RequestBody<ModifySubaccount>,
-    ) -> ::std::result::Result<
-        runtime::Reply<ModifySubaccount>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        MODIFY_SUBACCOUNT.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    ModifySubaccountPath,
-                    runtime::NoParameters,
-                    _,
-                >(&MODIFY_SUBACCOUNT, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::ModifySubaccountRequest>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SubaccountsApiHandlers>::modify_subaccount(
-                        handlers,
-                        &caller,
-                        path.api_key,
-                        path.subaccount_key,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&MODIFY_SUBACCOUNT, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<ModifySubaccount>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            MODIFY_SUBACCOUNT.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        ModifySubaccountPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&MODIFY_SUBACCOUNT, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::ModifySubaccountRequest>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SubaccountsApiHandlers>::modify_subaccount(
+                            handlers,
+                            &caller,
+                            path.api_key,
+                            path.subaccount_key,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&MODIFY_SUBACCOUNT, reply))
+        }
     }
-    async fn transfer_number(
+    #[allow(clippy::manual_async_fn)]
+    fn transfer_number(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<TransferNumber>,
         body: runtime::RequestBody<TransferNumber>,
-    ) -> ::std::result::Result<runtime::Reply<TransferNumber>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        TRANSFER_NUMBER.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, _) = match runtime::read_parameters::<
-                    TransferNumberPath,
-                    runtime::NoParameters,
-                    _,
-                >(&TRANSFER_NUMBER, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                let body = match body
-                    .decode::<types::TransferNumberRequest>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as SubaccountsApiHandlers>::transfer_number(
-                        handlers,
-                        &caller,
-                        path.api_key,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&TRANSFER_NUMBER, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<TransferNumber>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            TRANSFER_NUMBER.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, _) = match runtime::read_parameters::<
+                        TransferNumberPath,
+                        runtime::NoParameters,
+                        _,
+                    >(&TRANSFER_NUMBER, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    let body = match body
+                        .decode::<types::TransferNumberRequest>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as SubaccountsApiHandlers>::transfer_number(
+                            handlers,
+                            &caller,
+                            path.api_key,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&TRANSFER_NUMBER, reply))
+        }
     }
 }
 /// The adapters of the operations `runtime::routing` serves

@@ -18428,2559 +18428,2888 @@ pub trait TheBlueAllianceApiV3Handlers: runtime::Authenticator + runtime::servin
 pub struct StrictServer<H>(::std::marker::PhantomData<H>);
 impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H> {
     type Context = H;
-    async fn get_district_events(
+    #[allow(clippy::manual_async_fn)]
+    fn get_district_events(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetDistrictEvents>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetDistrictEvents>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_DISTRICT_EVENTS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetDistrictEventsPath,
-                    GetDistrictEventsParams,
-                    _,
-                >(&GET_DISTRICT_EVENTS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheBlueAllianceApiV3Handlers>::get_district_events(
-                        handlers,
-                        &caller,
-                        path.district_key,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_DISTRICT_EVENTS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetDistrictEvents>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_DISTRICT_EVENTS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetDistrictEventsPath,
+                        GetDistrictEventsParams,
+                        _,
+                    >(&GET_DISTRICT_EVENTS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheBlueAllianceApiV3Handlers>::get_district_events(
+                            handlers,
+                            &caller,
+                            path.district_key,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_DISTRICT_EVENTS, reply))
+        }
     }
-    async fn get_district_events_keys(
+    #[allow(clippy::manual_async_fn)]
+    fn get_district_events_keys(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetDistrictEventsKeys>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetDistrictEventsKeys>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_DISTRICT_EVENTS_KEYS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetDistrictEventsKeysPath,
-                    GetDistrictEventsKeysParams,
-                    _,
-                >(&GET_DISTRICT_EVENTS_KEYS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheBlueAllianceApiV3Handlers>::get_district_events_keys(
-                        handlers,
-                        &caller,
-                        path.district_key,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_DISTRICT_EVENTS_KEYS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetDistrictEventsKeys>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_DISTRICT_EVENTS_KEYS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetDistrictEventsKeysPath,
+                        GetDistrictEventsKeysParams,
+                        _,
+                    >(&GET_DISTRICT_EVENTS_KEYS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheBlueAllianceApiV3Handlers>::get_district_events_keys(
+                            handlers,
+                            &caller,
+                            path.district_key,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_DISTRICT_EVENTS_KEYS, reply))
+        }
     }
-    async fn get_district_events_simple(
+    #[allow(clippy::manual_async_fn)]
+    fn get_district_events_simple(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetDistrictEventsSimple>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetDistrictEventsSimple>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_DISTRICT_EVENTS_SIMPLE.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetDistrictEventsSimplePath,
-                    GetDistrictEventsSimpleParams,
-                    _,
-                >(&GET_DISTRICT_EVENTS_SIMPLE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheBlueAllianceApiV3Handlers>::get_district_events_simple(
-                        handlers,
-                        &caller,
-                        path.district_key,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_DISTRICT_EVENTS_SIMPLE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetDistrictEventsSimple>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_DISTRICT_EVENTS_SIMPLE.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetDistrictEventsSimplePath,
+                        GetDistrictEventsSimpleParams,
+                        _,
+                    >(&GET_DISTRICT_EVENTS_SIMPLE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheBlueAllianceApiV3Handlers>::get_district_events_simple(
+                            handlers,
+                            &caller,
+                            path.district_key,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_DISTRICT_EVENTS_SIMPLE, reply),
+            )
+        }
     }
-    async fn get_district_rankings(
+    #[allow(clippy::manual_async_fn)]
+    fn get_district_rankings(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetDistrictRankings>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetDistrictRankings>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_DISTRICT_RANKINGS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetDistrictRankingsPath,
-                    GetDistrictRankingsParams,
-                    _,
-                >(&GET_DISTRICT_RANKINGS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheBlueAllianceApiV3Handlers>::get_district_rankings(
-                        handlers,
-                        &caller,
-                        path.district_key,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_DISTRICT_RANKINGS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetDistrictRankings>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_DISTRICT_RANKINGS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetDistrictRankingsPath,
+                        GetDistrictRankingsParams,
+                        _,
+                    >(&GET_DISTRICT_RANKINGS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheBlueAllianceApiV3Handlers>::get_district_rankings(
+                            handlers,
+                            &caller,
+                            path.district_key,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_DISTRICT_RANKINGS, reply))
+        }
     }
-    async fn get_district_teams(
+    #[allow(clippy::manual_async_fn)]
+    fn get_district_teams(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetDistrictTeams>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetDistrictTeams>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_DISTRICT_TEAMS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetDistrictTeamsPath,
-                    GetDistrictTeamsParams,
-                    _,
-                >(&GET_DISTRICT_TEAMS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheBlueAllianceApiV3Handlers>::get_district_teams(
-                        handlers,
-                        &caller,
-                        path.district_key,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_DISTRICT_TEAMS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetDistrictTeams>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_DISTRICT_TEAMS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetDistrictTeamsPath,
+                        GetDistrictTeamsParams,
+                        _,
+                    >(&GET_DISTRICT_TEAMS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheBlueAllianceApiV3Handlers>::get_district_teams(
+                            handlers,
+                            &caller,
+                            path.district_key,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_DISTRICT_TEAMS, reply))
+        }
     }
-    async fn get_district_teams_keys(
+    #[allow(clippy::manual_async_fn)]
+    fn get_district_teams_keys(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetDistrictTeamsKeys>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetDistrictTeamsKeys>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_DISTRICT_TEAMS_KEYS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetDistrictTeamsKeysPath,
-                    GetDistrictTeamsKeysParams,
-                    _,
-                >(&GET_DISTRICT_TEAMS_KEYS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheBlueAllianceApiV3Handlers>::get_district_teams_keys(
-                        handlers,
-                        &caller,
-                        path.district_key,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_DISTRICT_TEAMS_KEYS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetDistrictTeamsKeys>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_DISTRICT_TEAMS_KEYS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetDistrictTeamsKeysPath,
+                        GetDistrictTeamsKeysParams,
+                        _,
+                    >(&GET_DISTRICT_TEAMS_KEYS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheBlueAllianceApiV3Handlers>::get_district_teams_keys(
+                            handlers,
+                            &caller,
+                            path.district_key,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_DISTRICT_TEAMS_KEYS, reply))
+        }
     }
-    async fn get_district_teams_simple(
+    #[allow(clippy::manual_async_fn)]
+    fn get_district_teams_simple(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetDistrictTeamsSimple>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetDistrictTeamsSimple>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_DISTRICT_TEAMS_SIMPLE.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetDistrictTeamsSimplePath,
-                    GetDistrictTeamsSimpleParams,
-                    _,
-                >(&GET_DISTRICT_TEAMS_SIMPLE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheBlueAllianceApiV3Handlers>::get_district_teams_simple(
-                        handlers,
-                        &caller,
-                        path.district_key,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_DISTRICT_TEAMS_SIMPLE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetDistrictTeamsSimple>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_DISTRICT_TEAMS_SIMPLE.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetDistrictTeamsSimplePath,
+                        GetDistrictTeamsSimpleParams,
+                        _,
+                    >(&GET_DISTRICT_TEAMS_SIMPLE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheBlueAllianceApiV3Handlers>::get_district_teams_simple(
+                            handlers,
+                            &caller,
+                            path.district_key,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_DISTRICT_TEAMS_SIMPLE, reply),
+            )
+        }
     }
-    async fn get_districts_by_year(
+    #[allow(clippy::manual_async_fn)]
+    fn get_districts_by_year(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetDistrictsByYear>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetDistrictsByYear>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_DISTRICTS_BY_YEAR.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetDistrictsByYearPath,
-                    GetDistrictsByYearParams,
-                    _,
-                >(&GET_DISTRICTS_BY_YEAR, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheBlueAllianceApiV3Handlers>::get_districts_by_year(
-                        handlers,
-                        &caller,
-                        path.year,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_DISTRICTS_BY_YEAR, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetDistrictsByYear>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_DISTRICTS_BY_YEAR.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetDistrictsByYearPath,
+                        GetDistrictsByYearParams,
+                        _,
+                    >(&GET_DISTRICTS_BY_YEAR, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheBlueAllianceApiV3Handlers>::get_districts_by_year(
+                            handlers,
+                            &caller,
+                            path.year,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_DISTRICTS_BY_YEAR, reply))
+        }
     }
-    async fn get_event(
+    #[allow(clippy::manual_async_fn)]
+    fn get_event(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetEvent>,
-    ) -> ::std::result::Result<runtime::Reply<GetEvent>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_EVENT.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetEventPath,
-                    GetEventParams,
-                    _,
-                >(&GET_EVENT, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheBlueAllianceApiV3Handlers>::get_event(
-                        handlers,
-                        &caller,
-                        path.event_key,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_EVENT, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<runtime::Reply<GetEvent>, runtime::ProblemDetails>,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_EVENT.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetEventPath,
+                        GetEventParams,
+                        _,
+                    >(&GET_EVENT, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheBlueAllianceApiV3Handlers>::get_event(
+                            handlers,
+                            &caller,
+                            path.event_key,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_EVENT, reply))
+        }
     }
-    async fn get_event_alliances(
+    #[allow(clippy::manual_async_fn)]
+    fn get_event_alliances(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetEventAlliances>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetEventAlliances>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_EVENT_ALLIANCES.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetEventAlliancesPath,
-                    GetEventAlliancesParams,
-                    _,
-                >(&GET_EVENT_ALLIANCES, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheBlueAllianceApiV3Handlers>::get_event_alliances(
-                        handlers,
-                        &caller,
-                        path.event_key,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_EVENT_ALLIANCES, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetEventAlliances>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_EVENT_ALLIANCES.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetEventAlliancesPath,
+                        GetEventAlliancesParams,
+                        _,
+                    >(&GET_EVENT_ALLIANCES, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheBlueAllianceApiV3Handlers>::get_event_alliances(
+                            handlers,
+                            &caller,
+                            path.event_key,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_EVENT_ALLIANCES, reply))
+        }
     }
-    async fn get_event_awards(
+    #[allow(clippy::manual_async_fn)]
+    fn get_event_awards(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetEventAwards>,
-    ) -> ::std::result::Result<runtime::Reply<GetEventAwards>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_EVENT_AWARDS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetEventAwardsPath,
-                    GetEventAwardsParams,
-                    _,
-                >(&GET_EVENT_AWARDS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheBlueAllianceApiV3Handlers>::get_event_awards(
-                        handlers,
-                        &caller,
-                        path.event_key,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_EVENT_AWARDS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetEventAwards>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_EVENT_AWARDS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetEventAwardsPath,
+                        GetEventAwardsParams,
+                        _,
+                    >(&GET_EVENT_AWARDS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheBlueAllianceApiV3Handlers>::get_event_awards(
+                            handlers,
+                            &caller,
+                            path.event_key,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_EVENT_AWARDS, reply))
+        }
     }
-    async fn get_event_district_points(
+    #[allow(clippy::manual_async_fn)]
+    fn get_event_district_points(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetEventDistrictPoints>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetEventDistrictPoints>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_EVENT_DISTRICT_POINTS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetEventDistrictPointsPath,
-                    GetEventDistrictPointsParams,
-                    _,
-                >(&GET_EVENT_DISTRICT_POINTS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheBlueAllianceApiV3Handlers>::get_event_district_points(
-                        handlers,
-                        &caller,
-                        path.event_key,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_EVENT_DISTRICT_POINTS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetEventDistrictPoints>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_EVENT_DISTRICT_POINTS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetEventDistrictPointsPath,
+                        GetEventDistrictPointsParams,
+                        _,
+                    >(&GET_EVENT_DISTRICT_POINTS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheBlueAllianceApiV3Handlers>::get_event_district_points(
+                            handlers,
+                            &caller,
+                            path.event_key,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_EVENT_DISTRICT_POINTS, reply),
+            )
+        }
     }
-    async fn get_event_insights(
+    #[allow(clippy::manual_async_fn)]
+    fn get_event_insights(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetEventInsights>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetEventInsights>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_EVENT_INSIGHTS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetEventInsightsPath,
-                    GetEventInsightsParams,
-                    _,
-                >(&GET_EVENT_INSIGHTS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheBlueAllianceApiV3Handlers>::get_event_insights(
-                        handlers,
-                        &caller,
-                        path.event_key,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_EVENT_INSIGHTS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetEventInsights>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_EVENT_INSIGHTS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetEventInsightsPath,
+                        GetEventInsightsParams,
+                        _,
+                    >(&GET_EVENT_INSIGHTS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheBlueAllianceApiV3Handlers>::get_event_insights(
+                            handlers,
+                            &caller,
+                            path.event_key,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_EVENT_INSIGHTS, reply))
+        }
     }
-    async fn get_event_matches(
+    #[allow(clippy::manual_async_fn)]
+    fn get_event_matches(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetEventMatches>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetEventMatches>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_EVENT_MATCHES.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetEventMatchesPath,
-                    GetEventMatchesParams,
-                    _,
-                >(&GET_EVENT_MATCHES, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheBlueAllianceApiV3Handlers>::get_event_matches(
-                        handlers,
-                        &caller,
-                        path.event_key,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_EVENT_MATCHES, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetEventMatches>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_EVENT_MATCHES.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetEventMatchesPath,
+                        GetEventMatchesParams,
+                        _,
+                    >(&GET_EVENT_MATCHES, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheBlueAllianceApiV3Handlers>::get_event_matches(
+                            handlers,
+                            &caller,
+                            path.event_key,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_EVENT_MATCHES, reply))
+        }
     }
-    async fn get_event_matches_keys(
+    #[allow(clippy::manual_async_fn)]
+    fn get_event_matches_keys(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetEventMatchesKeys>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetEventMatchesKeys>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_EVENT_MATCHES_KEYS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetEventMatchesKeysPath,
-                    GetEventMatchesKeysParams,
-                    _,
-                >(&GET_EVENT_MATCHES_KEYS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheBlueAllianceApiV3Handlers>::get_event_matches_keys(
-                        handlers,
-                        &caller,
-                        path.event_key,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_EVENT_MATCHES_KEYS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetEventMatchesKeys>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_EVENT_MATCHES_KEYS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetEventMatchesKeysPath,
+                        GetEventMatchesKeysParams,
+                        _,
+                    >(&GET_EVENT_MATCHES_KEYS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheBlueAllianceApiV3Handlers>::get_event_matches_keys(
+                            handlers,
+                            &caller,
+                            path.event_key,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_EVENT_MATCHES_KEYS, reply))
+        }
     }
-    async fn get_event_matches_simple(
+    #[allow(clippy::manual_async_fn)]
+    fn get_event_matches_simple(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetEventMatchesSimple>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetEventMatchesSimple>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_EVENT_MATCHES_SIMPLE.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetEventMatchesSimplePath,
-                    GetEventMatchesSimpleParams,
-                    _,
-                >(&GET_EVENT_MATCHES_SIMPLE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheBlueAllianceApiV3Handlers>::get_event_matches_simple(
-                        handlers,
-                        &caller,
-                        path.event_key,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_EVENT_MATCHES_SIMPLE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetEventMatchesSimple>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_EVENT_MATCHES_SIMPLE.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetEventMatchesSimplePath,
+                        GetEventMatchesSimpleParams,
+                        _,
+                    >(&GET_EVENT_MATCHES_SIMPLE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheBlueAllianceApiV3Handlers>::get_event_matches_simple(
+                            handlers,
+                            &caller,
+                            path.event_key,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_EVENT_MATCHES_SIMPLE, reply))
+        }
     }
-    async fn get_event_match_timeseries(
+    #[allow(clippy::manual_async_fn)]
+    fn get_event_match_timeseries(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetEventMatchTimeseries>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetEventMatchTimeseries>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_EVENT_MATCH_TIMESERIES.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetEventMatchTimeseriesPath,
-                    GetEventMatchTimeseriesParams,
-                    _,
-                >(&GET_EVENT_MATCH_TIMESERIES, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheBlueAllianceApiV3Handlers>::get_event_match_timeseries(
-                        handlers,
-                        &caller,
-                        path.event_key,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_EVENT_MATCH_TIMESERIES, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetEventMatchTimeseries>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_EVENT_MATCH_TIMESERIES.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetEventMatchTimeseriesPath,
+                        GetEventMatchTimeseriesParams,
+                        _,
+                    >(&GET_EVENT_MATCH_TIMESERIES, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheBlueAllianceApiV3Handlers>::get_event_match_timeseries(
+                            handlers,
+                            &caller,
+                            path.event_key,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_EVENT_MATCH_TIMESERIES, reply),
+            )
+        }
     }
-    async fn get_event_op_rs(
+    #[allow(clippy::manual_async_fn)]
+    fn get_event_op_rs(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetEventOpRs>,
-    ) -> ::std::result::Result<runtime::Reply<GetEventOpRs>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_EVENT_OP_RS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetEventOpRsPath,
-                    GetEventOpRsParams,
-                    _,
-                >(&GET_EVENT_OP_RS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheBlueAllianceApiV3Handlers>::get_event_op_rs(
-                        handlers,
-                        &caller,
-                        path.event_key,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_EVENT_OP_RS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetEventOpRs>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_EVENT_OP_RS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetEventOpRsPath,
+                        GetEventOpRsParams,
+                        _,
+                    >(&GET_EVENT_OP_RS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheBlueAllianceApiV3Handlers>::get_event_op_rs(
+                            handlers,
+                            &caller,
+                            path.event_key,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_EVENT_OP_RS, reply))
+        }
     }
-    async fn get_event_predictions(
+    #[allow(clippy::manual_async_fn)]
+    fn get_event_predictions(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetEventPredictions>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetEventPredictions>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_EVENT_PREDICTIONS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetEventPredictionsPath,
-                    GetEventPredictionsParams,
-                    _,
-                >(&GET_EVENT_PREDICTIONS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheBlueAllianceApiV3Handlers>::get_event_predictions(
-                        handlers,
-                        &caller,
-                        path.event_key,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_EVENT_PREDICTIONS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetEventPredictions>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_EVENT_PREDICTIONS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetEventPredictionsPath,
+                        GetEventPredictionsParams,
+                        _,
+                    >(&GET_EVENT_PREDICTIONS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheBlueAllianceApiV3Handlers>::get_event_predictions(
+                            handlers,
+                            &caller,
+                            path.event_key,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_EVENT_PREDICTIONS, reply))
+        }
     }
-    async fn get_event_rankings(
+    #[allow(clippy::manual_async_fn)]
+    fn get_event_rankings(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetEventRankings>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetEventRankings>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_EVENT_RANKINGS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetEventRankingsPath,
-                    GetEventRankingsParams,
-                    _,
-                >(&GET_EVENT_RANKINGS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheBlueAllianceApiV3Handlers>::get_event_rankings(
-                        handlers,
-                        &caller,
-                        path.event_key,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_EVENT_RANKINGS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetEventRankings>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_EVENT_RANKINGS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetEventRankingsPath,
+                        GetEventRankingsParams,
+                        _,
+                    >(&GET_EVENT_RANKINGS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheBlueAllianceApiV3Handlers>::get_event_rankings(
+                            handlers,
+                            &caller,
+                            path.event_key,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_EVENT_RANKINGS, reply))
+        }
     }
-    async fn get_event_simple(
+    #[allow(clippy::manual_async_fn)]
+    fn get_event_simple(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetEventSimple>,
-    ) -> ::std::result::Result<runtime::Reply<GetEventSimple>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_EVENT_SIMPLE.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetEventSimplePath,
-                    GetEventSimpleParams,
-                    _,
-                >(&GET_EVENT_SIMPLE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheBlueAllianceApiV3Handlers>::get_event_simple(
-                        handlers,
-                        &caller,
-                        path.event_key,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_EVENT_SIMPLE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetEventSimple>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_EVENT_SIMPLE.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetEventSimplePath,
+                        GetEventSimpleParams,
+                        _,
+                    >(&GET_EVENT_SIMPLE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheBlueAllianceApiV3Handlers>::get_event_simple(
+                            handlers,
+                            &caller,
+                            path.event_key,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_EVENT_SIMPLE, reply))
+        }
     }
-    async fn get_event_teams(
+    #[allow(clippy::manual_async_fn)]
+    fn get_event_teams(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetEventTeams>,
-    ) -> ::std::result::Result<runtime::Reply<GetEventTeams>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_EVENT_TEAMS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetEventTeamsPath,
-                    GetEventTeamsParams,
-                    _,
-                >(&GET_EVENT_TEAMS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheBlueAllianceApiV3Handlers>::get_event_teams(
-                        handlers,
-                        &caller,
-                        path.event_key,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_EVENT_TEAMS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetEventTeams>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_EVENT_TEAMS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetEventTeamsPath,
+                        GetEventTeamsParams,
+                        _,
+                    >(&GET_EVENT_TEAMS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheBlueAllianceApiV3Handlers>::get_event_teams(
+                            handlers,
+                            &caller,
+                            path.event_key,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_EVENT_TEAMS, reply))
+        }
     }
-    async fn get_event_teams_keys(
+    #[allow(clippy::manual_async_fn)]
+    fn get_event_teams_keys(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetEventTeamsKeys>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetEventTeamsKeys>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_EVENT_TEAMS_KEYS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetEventTeamsKeysPath,
-                    GetEventTeamsKeysParams,
-                    _,
-                >(&GET_EVENT_TEAMS_KEYS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheBlueAllianceApiV3Handlers>::get_event_teams_keys(
-                        handlers,
-                        &caller,
-                        path.event_key,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_EVENT_TEAMS_KEYS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetEventTeamsKeys>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_EVENT_TEAMS_KEYS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetEventTeamsKeysPath,
+                        GetEventTeamsKeysParams,
+                        _,
+                    >(&GET_EVENT_TEAMS_KEYS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheBlueAllianceApiV3Handlers>::get_event_teams_keys(
+                            handlers,
+                            &caller,
+                            path.event_key,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_EVENT_TEAMS_KEYS, reply))
+        }
     }
-    async fn get_event_teams_simple(
+    #[allow(clippy::manual_async_fn)]
+    fn get_event_teams_simple(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetEventTeamsSimple>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetEventTeamsSimple>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_EVENT_TEAMS_SIMPLE.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetEventTeamsSimplePath,
-                    GetEventTeamsSimpleParams,
-                    _,
-                >(&GET_EVENT_TEAMS_SIMPLE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheBlueAllianceApiV3Handlers>::get_event_teams_simple(
-                        handlers,
-                        &caller,
-                        path.event_key,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_EVENT_TEAMS_SIMPLE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetEventTeamsSimple>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_EVENT_TEAMS_SIMPLE.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetEventTeamsSimplePath,
+                        GetEventTeamsSimpleParams,
+                        _,
+                    >(&GET_EVENT_TEAMS_SIMPLE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheBlueAllianceApiV3Handlers>::get_event_teams_simple(
+                            handlers,
+                            &caller,
+                            path.event_key,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_EVENT_TEAMS_SIMPLE, reply))
+        }
     }
-    async fn get_event_teams_statuses(
+    #[allow(clippy::manual_async_fn)]
+    fn get_event_teams_statuses(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetEventTeamsStatuses>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetEventTeamsStatuses>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_EVENT_TEAMS_STATUSES.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetEventTeamsStatusesPath,
-                    GetEventTeamsStatusesParams,
-                    _,
-                >(&GET_EVENT_TEAMS_STATUSES, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheBlueAllianceApiV3Handlers>::get_event_teams_statuses(
-                        handlers,
-                        &caller,
-                        path.event_key,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_EVENT_TEAMS_STATUSES, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetEventTeamsStatuses>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_EVENT_TEAMS_STATUSES.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetEventTeamsStatusesPath,
+                        GetEventTeamsStatusesParams,
+                        _,
+                    >(&GET_EVENT_TEAMS_STATUSES, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheBlueAllianceApiV3Handlers>::get_event_teams_statuses(
+                            handlers,
+                            &caller,
+                            path.event_key,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_EVENT_TEAMS_STATUSES, reply))
+        }
     }
-    async fn get_events_by_year(
+    #[allow(clippy::manual_async_fn)]
+    fn get_events_by_year(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetEventsByYear>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetEventsByYear>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_EVENTS_BY_YEAR.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetEventsByYearPath,
-                    GetEventsByYearParams,
-                    _,
-                >(&GET_EVENTS_BY_YEAR, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheBlueAllianceApiV3Handlers>::get_events_by_year(
-                        handlers,
-                        &caller,
-                        path.year,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_EVENTS_BY_YEAR, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetEventsByYear>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_EVENTS_BY_YEAR.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetEventsByYearPath,
+                        GetEventsByYearParams,
+                        _,
+                    >(&GET_EVENTS_BY_YEAR, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheBlueAllianceApiV3Handlers>::get_events_by_year(
+                            handlers,
+                            &caller,
+                            path.year,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_EVENTS_BY_YEAR, reply))
+        }
     }
-    async fn get_events_by_year_keys(
+    #[allow(clippy::manual_async_fn)]
+    fn get_events_by_year_keys(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetEventsByYearKeys>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetEventsByYearKeys>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_EVENTS_BY_YEAR_KEYS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetEventsByYearKeysPath,
-                    GetEventsByYearKeysParams,
-                    _,
-                >(&GET_EVENTS_BY_YEAR_KEYS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheBlueAllianceApiV3Handlers>::get_events_by_year_keys(
-                        handlers,
-                        &caller,
-                        path.year,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_EVENTS_BY_YEAR_KEYS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetEventsByYearKeys>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_EVENTS_BY_YEAR_KEYS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetEventsByYearKeysPath,
+                        GetEventsByYearKeysParams,
+                        _,
+                    >(&GET_EVENTS_BY_YEAR_KEYS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheBlueAllianceApiV3Handlers>::get_events_by_year_keys(
+                            handlers,
+                            &caller,
+                            path.year,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_EVENTS_BY_YEAR_KEYS, reply))
+        }
     }
-    async fn get_events_by_year_simple(
+    #[allow(clippy::manual_async_fn)]
+    fn get_events_by_year_simple(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetEventsByYearSimple>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetEventsByYearSimple>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_EVENTS_BY_YEAR_SIMPLE.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetEventsByYearSimplePath,
-                    GetEventsByYearSimpleParams,
-                    _,
-                >(&GET_EVENTS_BY_YEAR_SIMPLE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheBlueAllianceApiV3Handlers>::get_events_by_year_simple(
-                        handlers,
-                        &caller,
-                        path.year,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_EVENTS_BY_YEAR_SIMPLE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetEventsByYearSimple>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_EVENTS_BY_YEAR_SIMPLE.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetEventsByYearSimplePath,
+                        GetEventsByYearSimpleParams,
+                        _,
+                    >(&GET_EVENTS_BY_YEAR_SIMPLE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheBlueAllianceApiV3Handlers>::get_events_by_year_simple(
+                            handlers,
+                            &caller,
+                            path.year,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_EVENTS_BY_YEAR_SIMPLE, reply),
+            )
+        }
     }
-    async fn get_match(
+    #[allow(clippy::manual_async_fn)]
+    fn get_match(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetMatch>,
-    ) -> ::std::result::Result<runtime::Reply<GetMatch>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_MATCH.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetMatchPath,
-                    GetMatchParams,
-                    _,
-                >(&GET_MATCH, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheBlueAllianceApiV3Handlers>::get_match(
-                        handlers,
-                        &caller,
-                        path.match_key,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_MATCH, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<runtime::Reply<GetMatch>, runtime::ProblemDetails>,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_MATCH.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetMatchPath,
+                        GetMatchParams,
+                        _,
+                    >(&GET_MATCH, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheBlueAllianceApiV3Handlers>::get_match(
+                            handlers,
+                            &caller,
+                            path.match_key,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_MATCH, reply))
+        }
     }
-    async fn get_match_simple(
+    #[allow(clippy::manual_async_fn)]
+    fn get_match_simple(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetMatchSimple>,
-    ) -> ::std::result::Result<runtime::Reply<GetMatchSimple>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_MATCH_SIMPLE.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetMatchSimplePath,
-                    GetMatchSimpleParams,
-                    _,
-                >(&GET_MATCH_SIMPLE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheBlueAllianceApiV3Handlers>::get_match_simple(
-                        handlers,
-                        &caller,
-                        path.match_key,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_MATCH_SIMPLE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetMatchSimple>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_MATCH_SIMPLE.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetMatchSimplePath,
+                        GetMatchSimpleParams,
+                        _,
+                    >(&GET_MATCH_SIMPLE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheBlueAllianceApiV3Handlers>::get_match_simple(
+                            handlers,
+                            &caller,
+                            path.match_key,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_MATCH_SIMPLE, reply))
+        }
     }
-    async fn get_match_timeseries(
+    #[allow(clippy::manual_async_fn)]
+    fn get_match_timeseries(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetMatchTimeseries>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetMatchTimeseries>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_MATCH_TIMESERIES.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetMatchTimeseriesPath,
-                    GetMatchTimeseriesParams,
-                    _,
-                >(&GET_MATCH_TIMESERIES, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheBlueAllianceApiV3Handlers>::get_match_timeseries(
-                        handlers,
-                        &caller,
-                        path.match_key,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_MATCH_TIMESERIES, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetMatchTimeseries>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_MATCH_TIMESERIES.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetMatchTimeseriesPath,
+                        GetMatchTimeseriesParams,
+                        _,
+                    >(&GET_MATCH_TIMESERIES, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheBlueAllianceApiV3Handlers>::get_match_timeseries(
+                            handlers,
+                            &caller,
+                            path.match_key,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_MATCH_TIMESERIES, reply))
+        }
     }
-    async fn get_match_zebra(
+    #[allow(clippy::manual_async_fn)]
+    fn get_match_zebra(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetMatchZebra>,
-    ) -> ::std::result::Result<runtime::Reply<GetMatchZebra>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_MATCH_ZEBRA.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetMatchZebraPath,
-                    GetMatchZebraParams,
-                    _,
-                >(&GET_MATCH_ZEBRA, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheBlueAllianceApiV3Handlers>::get_match_zebra(
-                        handlers,
-                        &caller,
-                        path.match_key,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_MATCH_ZEBRA, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetMatchZebra>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_MATCH_ZEBRA.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetMatchZebraPath,
+                        GetMatchZebraParams,
+                        _,
+                    >(&GET_MATCH_ZEBRA, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheBlueAllianceApiV3Handlers>::get_match_zebra(
+                            handlers,
+                            &caller,
+                            path.match_key,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_MATCH_ZEBRA, reply))
+        }
     }
-    async fn get_status(
+    #[allow(clippy::manual_async_fn)]
+    fn get_status(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetStatus>,
-    ) -> ::std::result::Result<runtime::Reply<GetStatus>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_STATUS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (_, params) = match runtime::read_parameters::<
-                    runtime::NoParameters,
-                    GetStatusParams,
-                    _,
-                >(&GET_STATUS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheBlueAllianceApiV3Handlers>::get_status(
-                        handlers,
-                        &caller,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_STATUS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetStatus>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_STATUS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (_, params) = match runtime::read_parameters::<
+                        runtime::NoParameters,
+                        GetStatusParams,
+                        _,
+                    >(&GET_STATUS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheBlueAllianceApiV3Handlers>::get_status(
+                            handlers,
+                            &caller,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_STATUS, reply))
+        }
     }
-    async fn get_team(
+    #[allow(clippy::manual_async_fn)]
+    fn get_team(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetTeam>,
-    ) -> ::std::result::Result<runtime::Reply<GetTeam>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_TEAM.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetTeamPath,
-                    GetTeamParams,
-                    _,
-                >(&GET_TEAM, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheBlueAllianceApiV3Handlers>::get_team(
-                        handlers,
-                        &caller,
-                        path.team_key,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_TEAM, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<runtime::Reply<GetTeam>, runtime::ProblemDetails>,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_TEAM.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetTeamPath,
+                        GetTeamParams,
+                        _,
+                    >(&GET_TEAM, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheBlueAllianceApiV3Handlers>::get_team(
+                            handlers,
+                            &caller,
+                            path.team_key,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_TEAM, reply))
+        }
     }
-    async fn get_team_awards(
+    #[allow(clippy::manual_async_fn)]
+    fn get_team_awards(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetTeamAwards>,
-    ) -> ::std::result::Result<runtime::Reply<GetTeamAwards>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_TEAM_AWARDS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetTeamAwardsPath,
-                    GetTeamAwardsParams,
-                    _,
-                >(&GET_TEAM_AWARDS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheBlueAllianceApiV3Handlers>::get_team_awards(
-                        handlers,
-                        &caller,
-                        path.team_key,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_TEAM_AWARDS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetTeamAwards>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_TEAM_AWARDS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetTeamAwardsPath,
+                        GetTeamAwardsParams,
+                        _,
+                    >(&GET_TEAM_AWARDS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheBlueAllianceApiV3Handlers>::get_team_awards(
+                            handlers,
+                            &caller,
+                            path.team_key,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_TEAM_AWARDS, reply))
+        }
     }
-    async fn get_team_awards_by_year(
+    #[allow(clippy::manual_async_fn)]
+    fn get_team_awards_by_year(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetTeamAwardsByYear>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetTeamAwardsByYear>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_TEAM_AWARDS_BY_YEAR.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetTeamAwardsByYearPath,
-                    GetTeamAwardsByYearParams,
-                    _,
-                >(&GET_TEAM_AWARDS_BY_YEAR, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheBlueAllianceApiV3Handlers>::get_team_awards_by_year(
-                        handlers,
-                        &caller,
-                        path.team_key,
-                        path.year,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_TEAM_AWARDS_BY_YEAR, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetTeamAwardsByYear>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_TEAM_AWARDS_BY_YEAR.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetTeamAwardsByYearPath,
+                        GetTeamAwardsByYearParams,
+                        _,
+                    >(&GET_TEAM_AWARDS_BY_YEAR, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheBlueAllianceApiV3Handlers>::get_team_awards_by_year(
+                            handlers,
+                            &caller,
+                            path.team_key,
+                            path.year,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_TEAM_AWARDS_BY_YEAR, reply))
+        }
     }
-    async fn get_team_districts(
+    #[allow(clippy::manual_async_fn)]
+    fn get_team_districts(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetTeamDistricts>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetTeamDistricts>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_TEAM_DISTRICTS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetTeamDistrictsPath,
-                    GetTeamDistrictsParams,
-                    _,
-                >(&GET_TEAM_DISTRICTS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheBlueAllianceApiV3Handlers>::get_team_districts(
-                        handlers,
-                        &caller,
-                        path.team_key,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_TEAM_DISTRICTS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetTeamDistricts>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_TEAM_DISTRICTS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetTeamDistrictsPath,
+                        GetTeamDistrictsParams,
+                        _,
+                    >(&GET_TEAM_DISTRICTS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheBlueAllianceApiV3Handlers>::get_team_districts(
+                            handlers,
+                            &caller,
+                            path.team_key,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_TEAM_DISTRICTS, reply))
+        }
     }
-    async fn get_team_event_awards(
+    #[allow(clippy::manual_async_fn)]
+    fn get_team_event_awards(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetTeamEventAwards>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetTeamEventAwards>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_TEAM_EVENT_AWARDS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetTeamEventAwardsPath,
-                    GetTeamEventAwardsParams,
-                    _,
-                >(&GET_TEAM_EVENT_AWARDS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheBlueAllianceApiV3Handlers>::get_team_event_awards(
-                        handlers,
-                        &caller,
-                        path.team_key,
-                        path.event_key,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_TEAM_EVENT_AWARDS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetTeamEventAwards>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_TEAM_EVENT_AWARDS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetTeamEventAwardsPath,
+                        GetTeamEventAwardsParams,
+                        _,
+                    >(&GET_TEAM_EVENT_AWARDS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheBlueAllianceApiV3Handlers>::get_team_event_awards(
+                            handlers,
+                            &caller,
+                            path.team_key,
+                            path.event_key,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_TEAM_EVENT_AWARDS, reply))
+        }
     }
-    async fn get_team_event_matches(
+    #[allow(clippy::manual_async_fn)]
+    fn get_team_event_matches(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetTeamEventMatches>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetTeamEventMatches>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_TEAM_EVENT_MATCHES.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetTeamEventMatchesPath,
-                    GetTeamEventMatchesParams,
-                    _,
-                >(&GET_TEAM_EVENT_MATCHES, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheBlueAllianceApiV3Handlers>::get_team_event_matches(
-                        handlers,
-                        &caller,
-                        path.team_key,
-                        path.event_key,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_TEAM_EVENT_MATCHES, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetTeamEventMatches>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_TEAM_EVENT_MATCHES.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetTeamEventMatchesPath,
+                        GetTeamEventMatchesParams,
+                        _,
+                    >(&GET_TEAM_EVENT_MATCHES, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheBlueAllianceApiV3Handlers>::get_team_event_matches(
+                            handlers,
+                            &caller,
+                            path.team_key,
+                            path.event_key,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_TEAM_EVENT_MATCHES, reply))
+        }
     }
-    async fn get_team_event_matches_keys(
+    #[allow(clippy::manual_async_fn)]
+    fn get_team_event_matches_keys(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetTeamEventMatchesKeys>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetTeamEventMatchesKeys>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_TEAM_EVENT_MATCHES_KEYS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetTeamEventMatchesKeysPath,
-                    GetTeamEventMatchesKeysParams,
-                    _,
-                >(&GET_TEAM_EVENT_MATCHES_KEYS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheBlueAllianceApiV3Handlers>::get_team_event_matches_keys(
-                        handlers,
-                        &caller,
-                        path.team_key,
-                        path.event_key,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_TEAM_EVENT_MATCHES_KEYS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetTeamEventMatchesKeys>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_TEAM_EVENT_MATCHES_KEYS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetTeamEventMatchesKeysPath,
+                        GetTeamEventMatchesKeysParams,
+                        _,
+                    >(&GET_TEAM_EVENT_MATCHES_KEYS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheBlueAllianceApiV3Handlers>::get_team_event_matches_keys(
+                            handlers,
+                            &caller,
+                            path.team_key,
+                            path.event_key,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_TEAM_EVENT_MATCHES_KEYS, reply),
+            )
+        }
     }
-    async fn get_team_event_matches_simple(
+    #[allow(clippy::manual_async_fn)]
+    fn get_team_event_matches_simple(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetTeamEventMatchesSimple>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetTeamEventMatchesSimple>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_TEAM_EVENT_MATCHES_SIMPLE.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetTeamEventMatchesSimplePath,
-                    GetTeamEventMatchesSimpleParams,
-                    _,
-                >(&GET_TEAM_EVENT_MATCHES_SIMPLE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheBlueAllianceApiV3Handlers>::get_team_event_matches_simple(
-                        handlers,
-                        &caller,
-                        path.team_key,
-                        path.event_key,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_TEAM_EVENT_MATCHES_SIMPLE, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetTeamEventMatchesSimple>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_TEAM_EVENT_MATCHES_SIMPLE.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetTeamEventMatchesSimplePath,
+                        GetTeamEventMatchesSimpleParams,
+                        _,
+                    >(&GET_TEAM_EVENT_MATCHES_SIMPLE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheBlueAllianceApiV3Handlers>::get_team_event_matches_simple(
+                            handlers,
+                            &caller,
+                            path.team_key,
+                            path.event_key,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_TEAM_EVENT_MATCHES_SIMPLE, reply),
+            )
+        }
     }
-    async fn get_team_event_status(
+    #[allow(clippy::manual_async_fn)]
+    fn get_team_event_status(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetTeamEventStatus>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetTeamEventStatus>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_TEAM_EVENT_STATUS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetTeamEventStatusPath,
-                    GetTeamEventStatusParams,
-                    _,
-                >(&GET_TEAM_EVENT_STATUS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheBlueAllianceApiV3Handlers>::get_team_event_status(
-                        handlers,
-                        &caller,
-                        path.team_key,
-                        path.event_key,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_TEAM_EVENT_STATUS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetTeamEventStatus>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_TEAM_EVENT_STATUS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetTeamEventStatusPath,
+                        GetTeamEventStatusParams,
+                        _,
+                    >(&GET_TEAM_EVENT_STATUS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheBlueAllianceApiV3Handlers>::get_team_event_status(
+                            handlers,
+                            &caller,
+                            path.team_key,
+                            path.event_key,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_TEAM_EVENT_STATUS, reply))
+        }
     }
-    async fn get_team_events(
+    #[allow(clippy::manual_async_fn)]
+    fn get_team_events(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetTeamEvents>,
-    ) -> ::std::result::Result<runtime::Reply<GetTeamEvents>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_TEAM_EVENTS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetTeamEventsPath,
-                    GetTeamEventsParams,
-                    _,
-                >(&GET_TEAM_EVENTS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheBlueAllianceApiV3Handlers>::get_team_events(
-                        handlers,
-                        &caller,
-                        path.team_key,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_TEAM_EVENTS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetTeamEvents>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_TEAM_EVENTS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetTeamEventsPath,
+                        GetTeamEventsParams,
+                        _,
+                    >(&GET_TEAM_EVENTS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheBlueAllianceApiV3Handlers>::get_team_events(
+                            handlers,
+                            &caller,
+                            path.team_key,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_TEAM_EVENTS, reply))
+        }
     }
-    async fn get_team_events_by_year(
+    #[allow(clippy::manual_async_fn)]
+    fn get_team_events_by_year(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetTeamEventsByYear>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetTeamEventsByYear>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_TEAM_EVENTS_BY_YEAR.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetTeamEventsByYearPath,
-                    GetTeamEventsByYearParams,
-                    _,
-                >(&GET_TEAM_EVENTS_BY_YEAR, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheBlueAllianceApiV3Handlers>::get_team_events_by_year(
-                        handlers,
-                        &caller,
-                        path.team_key,
-                        path.year,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_TEAM_EVENTS_BY_YEAR, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetTeamEventsByYear>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_TEAM_EVENTS_BY_YEAR.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetTeamEventsByYearPath,
+                        GetTeamEventsByYearParams,
+                        _,
+                    >(&GET_TEAM_EVENTS_BY_YEAR, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheBlueAllianceApiV3Handlers>::get_team_events_by_year(
+                            handlers,
+                            &caller,
+                            path.team_key,
+                            path.year,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_TEAM_EVENTS_BY_YEAR, reply))
+        }
     }
-    async fn get_team_events_by_year_keys(
+    #[allow(clippy::manual_async_fn)]
+    fn get_team_events_by_year_keys(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetTeamEventsByYearKeys>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetTeamEventsByYearKeys>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_TEAM_EVENTS_BY_YEAR_KEYS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetTeamEventsByYearKeysPath,
-                    GetTeamEventsByYearKeysParams,
-                    _,
-                >(&GET_TEAM_EVENTS_BY_YEAR_KEYS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheBlueAllianceApiV3Handlers>::get_team_events_by_year_keys(
-                        handlers,
-                        &caller,
-                        path.team_key,
-                        path.year,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_TEAM_EVENTS_BY_YEAR_KEYS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetTeamEventsByYearKeys>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_TEAM_EVENTS_BY_YEAR_KEYS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetTeamEventsByYearKeysPath,
+                        GetTeamEventsByYearKeysParams,
+                        _,
+                    >(&GET_TEAM_EVENTS_BY_YEAR_KEYS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheBlueAllianceApiV3Handlers>::get_team_events_by_year_keys(
+                            handlers,
+                            &caller,
+                            path.team_key,
+                            path.year,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_TEAM_EVENTS_BY_YEAR_KEYS, reply),
+            )
+        }
     }
-    async fn get_team_events_by_year_simple(
+    #[allow(clippy::manual_async_fn)]
+    fn get_team_events_by_year_simple(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetTeamEventsByYearSimple>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetTeamEventsByYearSimple>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_TEAM_EVENTS_BY_YEAR_SIMPLE.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetTeamEventsByYearSimplePath,
-                    GetTeamEventsByYearSimpleParams,
-                    _,
-                >(&GET_TEAM_EVENTS_BY_YEAR_SIMPLE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheBlueAllianceApiV3Handlers>::get_team_events_by_year_simple(
-                        handlers,
-                        &caller,
-                        path.team_key,
-                        path.year,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_TEAM_EVENTS_BY_YEAR_SIMPLE, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetTeamEventsByYearSimple>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_TEAM_EVENTS_BY_YEAR_SIMPLE.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetTeamEventsByYearSimplePath,
+                        GetTeamEventsByYearSimpleParams,
+                        _,
+                    >(&GET_TEAM_EVENTS_BY_YEAR_SIMPLE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheBlueAllianceApiV3Handlers>::get_team_events_by_year_simple(
+                            handlers,
+                            &caller,
+                            path.team_key,
+                            path.year,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_TEAM_EVENTS_BY_YEAR_SIMPLE, reply),
+            )
+        }
     }
-    async fn get_team_events_statuses_by_year(
+    #[allow(clippy::manual_async_fn)]
+    fn get_team_events_statuses_by_year(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetTeamEventsStatusesByYear>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetTeamEventsStatusesByYear>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_TEAM_EVENTS_STATUSES_BY_YEAR.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetTeamEventsStatusesByYearPath,
-                    GetTeamEventsStatusesByYearParams,
-                    _,
-                >(&GET_TEAM_EVENTS_STATUSES_BY_YEAR, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheBlueAllianceApiV3Handlers>::get_team_events_statuses_by_year(
-                        handlers,
-                        &caller,
-                        path.team_key,
-                        path.year,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_TEAM_EVENTS_STATUSES_BY_YEAR, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetTeamEventsStatusesByYear>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_TEAM_EVENTS_STATUSES_BY_YEAR.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetTeamEventsStatusesByYearPath,
+                        GetTeamEventsStatusesByYearParams,
+                        _,
+                    >(&GET_TEAM_EVENTS_STATUSES_BY_YEAR, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheBlueAllianceApiV3Handlers>::get_team_events_statuses_by_year(
+                            handlers,
+                            &caller,
+                            path.team_key,
+                            path.year,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_TEAM_EVENTS_STATUSES_BY_YEAR, reply),
+            )
+        }
     }
-    async fn get_team_matches_by_year(
+    #[allow(clippy::manual_async_fn)]
+    fn get_team_matches_by_year(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetTeamMatchesByYear>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetTeamMatchesByYear>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_TEAM_MATCHES_BY_YEAR.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetTeamMatchesByYearPath,
-                    GetTeamMatchesByYearParams,
-                    _,
-                >(&GET_TEAM_MATCHES_BY_YEAR, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheBlueAllianceApiV3Handlers>::get_team_matches_by_year(
-                        handlers,
-                        &caller,
-                        path.team_key,
-                        path.year,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_TEAM_MATCHES_BY_YEAR, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetTeamMatchesByYear>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_TEAM_MATCHES_BY_YEAR.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetTeamMatchesByYearPath,
+                        GetTeamMatchesByYearParams,
+                        _,
+                    >(&GET_TEAM_MATCHES_BY_YEAR, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheBlueAllianceApiV3Handlers>::get_team_matches_by_year(
+                            handlers,
+                            &caller,
+                            path.team_key,
+                            path.year,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_TEAM_MATCHES_BY_YEAR, reply))
+        }
     }
-    async fn get_team_matches_by_year_keys(
+    #[allow(clippy::manual_async_fn)]
+    fn get_team_matches_by_year_keys(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetTeamMatchesByYearKeys>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetTeamMatchesByYearKeys>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_TEAM_MATCHES_BY_YEAR_KEYS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetTeamMatchesByYearKeysPath,
-                    GetTeamMatchesByYearKeysParams,
-                    _,
-                >(&GET_TEAM_MATCHES_BY_YEAR_KEYS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheBlueAllianceApiV3Handlers>::get_team_matches_by_year_keys(
-                        handlers,
-                        &caller,
-                        path.team_key,
-                        path.year,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_TEAM_MATCHES_BY_YEAR_KEYS, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetTeamMatchesByYearKeys>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_TEAM_MATCHES_BY_YEAR_KEYS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetTeamMatchesByYearKeysPath,
+                        GetTeamMatchesByYearKeysParams,
+                        _,
+                    >(&GET_TEAM_MATCHES_BY_YEAR_KEYS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheBlueAllianceApiV3Handlers>::get_team_matches_by_year_keys(
+                            handlers,
+                            &caller,
+                            path.team_key,
+                            path.year,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_TEAM_MATCHES_BY_YEAR_KEYS, reply),
+            )
+        }
     }
-    async fn get_team_matches_by_year_simple(
+    #[allow(clippy::manual_async_fn)]
+    fn get_team_matches_by_year_simple(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetTeamMatchesByYearSimple>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetTeamMatchesByYearSimple>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_TEAM_MATCHES_BY_YEAR_SIMPLE.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetTeamMatchesByYearSimplePath,
-                    GetTeamMatchesByYearSimpleParams,
-                    _,
-                >(&GET_TEAM_MATCHES_BY_YEAR_SIMPLE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheBlueAllianceApiV3Handlers>::get_team_matches_by_year_simple(
-                        handlers,
-                        &caller,
-                        path.team_key,
-                        path.year,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(
-            answering.finish(&GET_TEAM_MATCHES_BY_YEAR_SIMPLE, reply),
-        )
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetTeamMatchesByYearSimple>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_TEAM_MATCHES_BY_YEAR_SIMPLE.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetTeamMatchesByYearSimplePath,
+                        GetTeamMatchesByYearSimpleParams,
+                        _,
+                    >(&GET_TEAM_MATCHES_BY_YEAR_SIMPLE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheBlueAllianceApiV3Handlers>::get_team_matches_by_year_simple(
+                            handlers,
+                            &caller,
+                            path.team_key,
+                            path.year,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_TEAM_MATCHES_BY_YEAR_SIMPLE, reply),
+            )
+        }
     }
-    async fn get_team_media_by_year(
+    #[allow(clippy::manual_async_fn)]
+    fn get_team_media_by_year(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetTeamMediaByYear>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetTeamMediaByYear>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_TEAM_MEDIA_BY_YEAR.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetTeamMediaByYearPath,
-                    GetTeamMediaByYearParams,
-                    _,
-                >(&GET_TEAM_MEDIA_BY_YEAR, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheBlueAllianceApiV3Handlers>::get_team_media_by_year(
-                        handlers,
-                        &caller,
-                        path.team_key,
-                        path.year,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_TEAM_MEDIA_BY_YEAR, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetTeamMediaByYear>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_TEAM_MEDIA_BY_YEAR.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetTeamMediaByYearPath,
+                        GetTeamMediaByYearParams,
+                        _,
+                    >(&GET_TEAM_MEDIA_BY_YEAR, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheBlueAllianceApiV3Handlers>::get_team_media_by_year(
+                            handlers,
+                            &caller,
+                            path.team_key,
+                            path.year,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_TEAM_MEDIA_BY_YEAR, reply))
+        }
     }
-    async fn get_team_robots(
+    #[allow(clippy::manual_async_fn)]
+    fn get_team_robots(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetTeamRobots>,
-    ) -> ::std::result::Result<runtime::Reply<GetTeamRobots>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_TEAM_ROBOTS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetTeamRobotsPath,
-                    GetTeamRobotsParams,
-                    _,
-                >(&GET_TEAM_ROBOTS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheBlueAllianceApiV3Handlers>::get_team_robots(
-                        handlers,
-                        &caller,
-                        path.team_key,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_TEAM_ROBOTS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetTeamRobots>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_TEAM_ROBOTS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetTeamRobotsPath,
+                        GetTeamRobotsParams,
+                        _,
+                    >(&GET_TEAM_ROBOTS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheBlueAllianceApiV3Handlers>::get_team_robots(
+                            handlers,
+                            &caller,
+                            path.team_key,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_TEAM_ROBOTS, reply))
+        }
     }
-    async fn get_team_simple(
+    #[allow(clippy::manual_async_fn)]
+    fn get_team_simple(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetTeamSimple>,
-    ) -> ::std::result::Result<runtime::Reply<GetTeamSimple>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_TEAM_SIMPLE.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetTeamSimplePath,
-                    GetTeamSimpleParams,
-                    _,
-                >(&GET_TEAM_SIMPLE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheBlueAllianceApiV3Handlers>::get_team_simple(
-                        handlers,
-                        &caller,
-                        path.team_key,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_TEAM_SIMPLE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetTeamSimple>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_TEAM_SIMPLE.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetTeamSimplePath,
+                        GetTeamSimpleParams,
+                        _,
+                    >(&GET_TEAM_SIMPLE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheBlueAllianceApiV3Handlers>::get_team_simple(
+                            handlers,
+                            &caller,
+                            path.team_key,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_TEAM_SIMPLE, reply))
+        }
     }
-    async fn get_team_social_media(
+    #[allow(clippy::manual_async_fn)]
+    fn get_team_social_media(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetTeamSocialMedia>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetTeamSocialMedia>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_TEAM_SOCIAL_MEDIA.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetTeamSocialMediaPath,
-                    GetTeamSocialMediaParams,
-                    _,
-                >(&GET_TEAM_SOCIAL_MEDIA, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheBlueAllianceApiV3Handlers>::get_team_social_media(
-                        handlers,
-                        &caller,
-                        path.team_key,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_TEAM_SOCIAL_MEDIA, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetTeamSocialMedia>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_TEAM_SOCIAL_MEDIA.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetTeamSocialMediaPath,
+                        GetTeamSocialMediaParams,
+                        _,
+                    >(&GET_TEAM_SOCIAL_MEDIA, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheBlueAllianceApiV3Handlers>::get_team_social_media(
+                            handlers,
+                            &caller,
+                            path.team_key,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_TEAM_SOCIAL_MEDIA, reply))
+        }
     }
-    async fn get_team_years_participated(
+    #[allow(clippy::manual_async_fn)]
+    fn get_team_years_participated(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetTeamYearsParticipated>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetTeamYearsParticipated>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_TEAM_YEARS_PARTICIPATED.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetTeamYearsParticipatedPath,
-                    GetTeamYearsParticipatedParams,
-                    _,
-                >(&GET_TEAM_YEARS_PARTICIPATED, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheBlueAllianceApiV3Handlers>::get_team_years_participated(
-                        handlers,
-                        &caller,
-                        path.team_key,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_TEAM_YEARS_PARTICIPATED, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetTeamYearsParticipated>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_TEAM_YEARS_PARTICIPATED.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetTeamYearsParticipatedPath,
+                        GetTeamYearsParticipatedParams,
+                        _,
+                    >(&GET_TEAM_YEARS_PARTICIPATED, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheBlueAllianceApiV3Handlers>::get_team_years_participated(
+                            handlers,
+                            &caller,
+                            path.team_key,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_TEAM_YEARS_PARTICIPATED, reply),
+            )
+        }
     }
-    async fn get_teams(
+    #[allow(clippy::manual_async_fn)]
+    fn get_teams(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetTeams>,
-    ) -> ::std::result::Result<runtime::Reply<GetTeams>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_TEAMS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetTeamsPath,
-                    GetTeamsParams,
-                    _,
-                >(&GET_TEAMS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheBlueAllianceApiV3Handlers>::get_teams(
-                        handlers,
-                        &caller,
-                        path.page_num,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_TEAMS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<runtime::Reply<GetTeams>, runtime::ProblemDetails>,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_TEAMS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetTeamsPath,
+                        GetTeamsParams,
+                        _,
+                    >(&GET_TEAMS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheBlueAllianceApiV3Handlers>::get_teams(
+                            handlers,
+                            &caller,
+                            path.page_num,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_TEAMS, reply))
+        }
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -20998,416 +21327,472 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
 /// The adapters of the operations `runtime::routing` serves
 /// beyond dropshot's router (not endpoints of the trait).
 impl<H: TheBlueAllianceApiV3Handlers> StrictServer<H> {
-    async fn get_team_events_keys(
+    #[allow(clippy::manual_async_fn)]
+    fn get_team_events_keys(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetTeamEventsKeys>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetTeamEventsKeys>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_TEAM_EVENTS_KEYS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetTeamEventsKeysPath,
-                    GetTeamEventsKeysParams,
-                    _,
-                >(&GET_TEAM_EVENTS_KEYS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheBlueAllianceApiV3Handlers>::get_team_events_keys(
-                        handlers,
-                        &caller,
-                        path.team_key,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_TEAM_EVENTS_KEYS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetTeamEventsKeys>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_TEAM_EVENTS_KEYS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetTeamEventsKeysPath,
+                        GetTeamEventsKeysParams,
+                        _,
+                    >(&GET_TEAM_EVENTS_KEYS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheBlueAllianceApiV3Handlers>::get_team_events_keys(
+                            handlers,
+                            &caller,
+                            path.team_key,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_TEAM_EVENTS_KEYS, reply))
+        }
     }
-    async fn get_team_events_simple(
+    #[allow(clippy::manual_async_fn)]
+    fn get_team_events_simple(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetTeamEventsSimple>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetTeamEventsSimple>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_TEAM_EVENTS_SIMPLE.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetTeamEventsSimplePath,
-                    GetTeamEventsSimpleParams,
-                    _,
-                >(&GET_TEAM_EVENTS_SIMPLE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheBlueAllianceApiV3Handlers>::get_team_events_simple(
-                        handlers,
-                        &caller,
-                        path.team_key,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_TEAM_EVENTS_SIMPLE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetTeamEventsSimple>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_TEAM_EVENTS_SIMPLE.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetTeamEventsSimplePath,
+                        GetTeamEventsSimpleParams,
+                        _,
+                    >(&GET_TEAM_EVENTS_SIMPLE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheBlueAllianceApiV3Handlers>::get_team_events_simple(
+                            handlers,
+                            &caller,
+                            path.team_key,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_TEAM_EVENTS_SIMPLE, reply))
+        }
     }
-    async fn get_team_media_by_tag(
+    #[allow(clippy::manual_async_fn)]
+    fn get_team_media_by_tag(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetTeamMediaByTag>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetTeamMediaByTag>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_TEAM_MEDIA_BY_TAG.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetTeamMediaByTagPath,
-                    GetTeamMediaByTagParams,
-                    _,
-                >(&GET_TEAM_MEDIA_BY_TAG, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheBlueAllianceApiV3Handlers>::get_team_media_by_tag(
-                        handlers,
-                        &caller,
-                        path.team_key,
-                        path.media_tag,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_TEAM_MEDIA_BY_TAG, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetTeamMediaByTag>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_TEAM_MEDIA_BY_TAG.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetTeamMediaByTagPath,
+                        GetTeamMediaByTagParams,
+                        _,
+                    >(&GET_TEAM_MEDIA_BY_TAG, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheBlueAllianceApiV3Handlers>::get_team_media_by_tag(
+                            handlers,
+                            &caller,
+                            path.team_key,
+                            path.media_tag,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_TEAM_MEDIA_BY_TAG, reply))
+        }
     }
-    async fn get_team_media_by_tag_year(
+    #[allow(clippy::manual_async_fn)]
+    fn get_team_media_by_tag_year(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetTeamMediaByTagYear>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetTeamMediaByTagYear>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_TEAM_MEDIA_BY_TAG_YEAR.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetTeamMediaByTagYearPath,
-                    GetTeamMediaByTagYearParams,
-                    _,
-                >(&GET_TEAM_MEDIA_BY_TAG_YEAR, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheBlueAllianceApiV3Handlers>::get_team_media_by_tag_year(
-                        handlers,
-                        &caller,
-                        path.team_key,
-                        path.media_tag,
-                        path.year,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_TEAM_MEDIA_BY_TAG_YEAR, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetTeamMediaByTagYear>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_TEAM_MEDIA_BY_TAG_YEAR.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetTeamMediaByTagYearPath,
+                        GetTeamMediaByTagYearParams,
+                        _,
+                    >(&GET_TEAM_MEDIA_BY_TAG_YEAR, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheBlueAllianceApiV3Handlers>::get_team_media_by_tag_year(
+                            handlers,
+                            &caller,
+                            path.team_key,
+                            path.media_tag,
+                            path.year,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(
+                answering.finish(&GET_TEAM_MEDIA_BY_TAG_YEAR, reply),
+            )
+        }
     }
-    async fn get_teams_keys(
+    #[allow(clippy::manual_async_fn)]
+    fn get_teams_keys(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetTeamsKeys>,
-    ) -> ::std::result::Result<runtime::Reply<GetTeamsKeys>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_TEAMS_KEYS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetTeamsKeysPath,
-                    GetTeamsKeysParams,
-                    _,
-                >(&GET_TEAMS_KEYS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheBlueAllianceApiV3Handlers>::get_teams_keys(
-                        handlers,
-                        &caller,
-                        path.page_num,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_TEAMS_KEYS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetTeamsKeys>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_TEAMS_KEYS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetTeamsKeysPath,
+                        GetTeamsKeysParams,
+                        _,
+                    >(&GET_TEAMS_KEYS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheBlueAllianceApiV3Handlers>::get_teams_keys(
+                            handlers,
+                            &caller,
+                            path.page_num,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_TEAMS_KEYS, reply))
+        }
     }
-    async fn get_teams_simple(
+    #[allow(clippy::manual_async_fn)]
+    fn get_teams_simple(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetTeamsSimple>,
-    ) -> ::std::result::Result<runtime::Reply<GetTeamsSimple>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_TEAMS_SIMPLE.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetTeamsSimplePath,
-                    GetTeamsSimpleParams,
-                    _,
-                >(&GET_TEAMS_SIMPLE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheBlueAllianceApiV3Handlers>::get_teams_simple(
-                        handlers,
-                        &caller,
-                        path.page_num,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_TEAMS_SIMPLE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetTeamsSimple>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_TEAMS_SIMPLE.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetTeamsSimplePath,
+                        GetTeamsSimpleParams,
+                        _,
+                    >(&GET_TEAMS_SIMPLE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheBlueAllianceApiV3Handlers>::get_teams_simple(
+                            handlers,
+                            &caller,
+                            path.page_num,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_TEAMS_SIMPLE, reply))
+        }
     }
-    async fn get_teams_by_year(
+    #[allow(clippy::manual_async_fn)]
+    fn get_teams_by_year(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetTeamsByYear>,
-    ) -> ::std::result::Result<runtime::Reply<GetTeamsByYear>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_TEAMS_BY_YEAR.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetTeamsByYearPath,
-                    GetTeamsByYearParams,
-                    _,
-                >(&GET_TEAMS_BY_YEAR, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheBlueAllianceApiV3Handlers>::get_teams_by_year(
-                        handlers,
-                        &caller,
-                        path.year,
-                        path.page_num,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_TEAMS_BY_YEAR, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetTeamsByYear>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_TEAMS_BY_YEAR.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetTeamsByYearPath,
+                        GetTeamsByYearParams,
+                        _,
+                    >(&GET_TEAMS_BY_YEAR, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheBlueAllianceApiV3Handlers>::get_teams_by_year(
+                            handlers,
+                            &caller,
+                            path.year,
+                            path.page_num,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_TEAMS_BY_YEAR, reply))
+        }
     }
-    async fn get_teams_by_year_keys(
+    #[allow(clippy::manual_async_fn)]
+    fn get_teams_by_year_keys(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetTeamsByYearKeys>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetTeamsByYearKeys>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_TEAMS_BY_YEAR_KEYS.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetTeamsByYearKeysPath,
-                    GetTeamsByYearKeysParams,
-                    _,
-                >(&GET_TEAMS_BY_YEAR_KEYS, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheBlueAllianceApiV3Handlers>::get_teams_by_year_keys(
-                        handlers,
-                        &caller,
-                        path.year,
-                        path.page_num,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_TEAMS_BY_YEAR_KEYS, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetTeamsByYearKeys>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_TEAMS_BY_YEAR_KEYS.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetTeamsByYearKeysPath,
+                        GetTeamsByYearKeysParams,
+                        _,
+                    >(&GET_TEAMS_BY_YEAR_KEYS, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheBlueAllianceApiV3Handlers>::get_teams_by_year_keys(
+                            handlers,
+                            &caller,
+                            path.year,
+                            path.page_num,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_TEAMS_BY_YEAR_KEYS, reply))
+        }
     }
-    async fn get_teams_by_year_simple(
+    #[allow(clippy::manual_async_fn)]
+    fn get_teams_by_year_simple(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetTeamsByYearSimple>,
-    ) -> ::std::result::Result<
-        runtime::Reply<GetTeamsByYearSimple>,
-        runtime::ProblemDetails,
-    > {
-        let handlers = rqctx.context();
-        let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = answering
-            .within(async {
-                let caller = match runtime::authenticate_with(
-                        handlers,
-                        &rqctx.request,
-                        GET_TEAMS_BY_YEAR_SIMPLE.security,
-                    )
-                    .await
-                {
-                    ::std::result::Result::Ok(caller) => caller,
-                    ::std::result::Result::Err(rejection) => {
-                        return rejection.into_reply();
-                    }
-                };
-                let (path, params) = match runtime::read_parameters::<
-                    GetTeamsByYearSimplePath,
-                    GetTeamsByYearSimpleParams,
-                    _,
-                >(&GET_TEAMS_BY_YEAR_SIMPLE, &rqctx) {
-                    ::std::result::Result::Ok(read) => read,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::problem(400, problem);
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as TheBlueAllianceApiV3Handlers>::get_teams_by_year_simple(
-                        handlers,
-                        &caller,
-                        path.year,
-                        path.page_num,
-                        params,
-                    )
-                    .await;
-                response.into_http()
-            })
-            .await;
-        ::std::result::Result::Ok(answering.finish(&GET_TEAMS_BY_YEAR_SIMPLE, reply))
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            runtime::Reply<GetTeamsByYearSimple>,
+            runtime::ProblemDetails,
+        >,
+    > + ::std::marker::Send + 'static {
+        async move {
+            let handlers = rqctx.context();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            let reply = answering
+                .within(async {
+                    let caller = match runtime::authenticate_with(
+                            handlers,
+                            &rqctx.request,
+                            GET_TEAMS_BY_YEAR_SIMPLE.security,
+                        )
+                        .await
+                    {
+                        ::std::result::Result::Ok(caller) => caller,
+                        ::std::result::Result::Err(rejection) => {
+                            return rejection.into_reply();
+                        }
+                    };
+                    let (path, params) = match runtime::read_parameters::<
+                        GetTeamsByYearSimplePath,
+                        GetTeamsByYearSimpleParams,
+                        _,
+                    >(&GET_TEAMS_BY_YEAR_SIMPLE, &rqctx) {
+                        ::std::result::Result::Ok(read) => read,
+                        ::std::result::Result::Err(problem) => {
+                            return runtime::Reply::problem(400, problem);
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as TheBlueAllianceApiV3Handlers>::get_teams_by_year_simple(
+                            handlers,
+                            &caller,
+                            path.year,
+                            path.page_num,
+                            params,
+                        )
+                        .await;
+                    response.into_http()
+                })
+                .await;
+            ::std::result::Result::Ok(answering.finish(&GET_TEAMS_BY_YEAR_SIMPLE, reply))
+        }
     }
 }
 ///The dropshot API description of a server of this version alone, built on `H`: see [`register_endpoints`], and the request metrics at `GET /metrics` ([`runtime::metrics`]).
