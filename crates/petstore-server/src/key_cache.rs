@@ -77,6 +77,17 @@ impl KeyCache {
         if let Some(keys) = self.kept(seen) {
             return Ok(keys);
         }
+        // Boxed, as `OrderListCache::get`'s rebuild: a request whose keys
+        // are kept should not carry the reload's future.
+        Box::pin(self.reload(seen, load)).await
+    }
+
+    /// Reads the keys again, one reload at a time.
+    async fn reload<F, Fut>(&self, seen: KeysVersion, load: F) -> Result<Arc<KnownKeys>>
+    where
+        F: FnOnce() -> Fut,
+        Fut: Future<Output = Result<ActiveKeys>>,
+    {
         let _reloading = self.reloading.lock().await;
         if let Some(keys) = self.kept(seen) {
             return Ok(keys);

@@ -77,11 +77,31 @@ impl OrderListCache {
         F: FnOnce(usize) -> Fut,
         Fut: Future<Output = Result<(OrdersVersion, OrderList), StorageError>>,
     {
-        let metrics = crate::metrics::service();
         if let Some(body) = self.current_since(seen) {
-            metrics.list_hit.inc();
+            crate::metrics::service().list_hit.inc();
             return Ok(body);
         }
+        // Boxed: the rebuild's future (the wait, the read) is most of this
+        // one's size, and every request's future is moved whole when it
+        // starts; a hit should not carry it.
+        Box::pin(self.rebuilt(seen, cancelled_since, load)).await
+    }
+
+    /// The body for `seen` when the cached one is older: patched or read
+    /// again, one rebuild at a time.
+    async fn rebuilt<P, PFut, F, Fut>(
+        &self,
+        seen: OrdersVersion,
+        cancelled_since: P,
+        load: F,
+    ) -> Result<OrderListBody, ListError>
+    where
+        P: FnOnce(OrdersVersion, OrdersVersion) -> PFut,
+        PFut: Future<Output = Option<(OrdersVersion, Vec<i64>)>>,
+        F: FnOnce(usize) -> Fut,
+        Fut: Future<Output = Result<(OrdersVersion, OrderList), StorageError>>,
+    {
+        let metrics = crate::metrics::service();
         let _rebuilding = tokio::time::timeout(REBUILD_WAIT, self.rebuild.lock())
             .await
             .map_err(|_| ListError::Busy)?;

@@ -82,15 +82,18 @@ impl<S: Storage> Service<S> {
 
     /// The signer of page cursors, its key read (or made) at first use.
     pub(crate) async fn cursor_signer(&self) -> Result<&CursorSigner, StorageError> {
-        self.cursors
-            .get_or_try_init(|| async {
-                let mut fresh = [0u8; 32];
-                getrandom::fill(&mut fresh)
-                    .map_err(|e| StorageError::Internal(format!("no randomness for the cursor key: {e}")))?;
-                let key = self.storage.shared_secret(page_cursor::SECRET_NAME, &fresh).await?;
-                Ok(CursorSigner::new(&key))
-            })
-            .await
+        if let Some(signer) = self.cursors.get() {
+            return Ok(signer);
+        }
+        // Boxed: read once, and every later request's future would carry it.
+        Box::pin(self.cursors.get_or_try_init(|| async {
+            let mut fresh = [0u8; 32];
+            getrandom::fill(&mut fresh)
+                .map_err(|e| StorageError::Internal(format!("no randomness for the cursor key: {e}")))?;
+            let key = self.storage.shared_secret(page_cursor::SECRET_NAME, &fresh).await?;
+            Ok(CursorSigner::new(&key))
+        }))
+        .await
     }
 
     /// Cancels an order, for either version: what happened, as a problem
@@ -191,7 +194,9 @@ impl<S: Storage> Authenticator for Service<S> {
         };
         let versions = match self.storage.versions_now() {
             Some(versions) => versions,
-            None => self.versions.current(|| self.storage.versions()).await,
+            // Boxed: the read's future is large and this path is
+            // PostgreSQL's (SQLite's versions are read above, without one).
+            None => Box::pin(self.versions.current(|| self.storage.versions())).await,
         }
         .map_err(unavailable)?;
         let active = self

@@ -54,7 +54,9 @@ impl<S: Storage> v2::PetStoreHandlers for Service<S> {
             after,
             limit: limit.saturating_add(1),
         };
-        let mut records = match self.storage().order_page(query).await {
+        // Boxed: a page from the cache should not carry the read's future
+        // (see `OrderListCache::get`).
+        let mut records = match Box::pin(self.storage().order_page(query)).await {
             Ok(records) => records,
             Err(error) => return server_problem(error),
         };
