@@ -6,7 +6,7 @@
 use std::future::Future;
 
 use crate::challenge::Challenge;
-use crate::contract::{Requirement, Scheme};
+use crate::contract::{Need, Requirement, Scheme};
 use crate::credentials::{Credential, Sent};
 use crate::problem::Problem;
 use crate::rejection::Rejection;
@@ -32,6 +32,19 @@ pub enum AuthError {
 pub trait Authenticator: Send + Sync + 'static {
     /// Who the caller is, once authenticated.
     type Principal: Send + Sync;
+
+    /// The check, made now where nothing needs waiting for (the keys in
+    /// memory, say); `None` hands the credential to
+    /// [`Authenticator::authenticate`]. The generated layer asks this
+    /// first and boxes `authenticate`'s future only when it is needed:
+    /// a request's future is moved whole when it starts (and its size
+    /// decides how cheaply it is allocated), so a request checked here
+    /// should not carry the one that waits. Without it, every check is
+    /// `authenticate`'s, in a box of its own.
+    fn authenticate_now(&self, credential: &Credential<'_>) -> Option<Result<Self::Principal, AuthError>> {
+        let _ = credential;
+        None
+    }
 
     fn authenticate(
         &self,
@@ -65,10 +78,65 @@ pub async fn authenticate_optional<A: Authenticator>(
     request: &dropshot::RequestInfo,
     security: &'static [Requirement],
 ) -> Result<Option<A::Principal>, Rejection> {
-    let sent = Sent {
-        headers: request.headers(),
-        uri: request.uri(),
+    // Not a `match`: its scrutinee would be kept across the `await`.
+    if let Some(decided) = authenticated_now(authenticator, request, security) {
+        return decided;
+    }
+    // Boxed: see `Authenticator::authenticate_now`.
+    Box::pin(authenticated_waiting(authenticator, request, security)).await
+}
+
+/// [`authenticate_optional`]'s answer where every credential is checked
+/// by [`Authenticator::authenticate_now`]; `None` where one is not.
+fn authenticated_now<A: Authenticator>(
+    authenticator: &A,
+    request: &dropshot::RequestInfo,
+    security: &'static [Requirement],
+) -> Option<Result<Option<A::Principal>, Rejection>> {
+    let sent = sent(request);
+    let Some(requirement) = chosen(&sent, security) else {
+        return Some(Ok(None));
     };
+    let mut principal = None;
+    for need in requirement.0 {
+        let credential = match sent.read(&need.scheme, need.scopes) {
+            Ok(credential) => credential,
+            Err(reason) => return Some(Err(missing(reason))),
+        };
+        match authenticator.authenticate_now(&credential)? {
+            Ok(this) => principal.get_or_insert(this),
+            Err(error) => return Some(Err(refused(need, error))),
+        };
+    }
+    Some(Ok(principal))
+}
+
+/// [`authenticate_optional`]'s answer, each credential checked by
+/// [`Authenticator::authenticate`].
+async fn authenticated_waiting<A: Authenticator>(
+    authenticator: &A,
+    request: &dropshot::RequestInfo,
+    security: &'static [Requirement],
+) -> Result<Option<A::Principal>, Rejection> {
+    let sent = sent(request);
+    let Some(requirement) = chosen(&sent, security) else {
+        return Ok(None);
+    };
+    let mut principal = None;
+    for need in requirement.0 {
+        let credential = sent.read(&need.scheme, need.scopes).map_err(missing)?;
+        let this = authenticator
+            .authenticate(credential)
+            .await
+            .map_err(|error| refused(need, error))?;
+        principal.get_or_insert(this);
+    }
+    Ok(principal)
+}
+
+/// The requirement the request is checked by: the first whose credentials
+/// it carries; `None` when it carries none and a requirement is empty.
+fn chosen(sent: &Sent<'_>, security: &'static [Requirement]) -> Option<&'static Requirement> {
     let complete = |r: &&Requirement| !r.0.is_empty() && r.0.iter().all(|need| sent.carries(&need.scheme));
     let partial = |r: &&Requirement| r.0.iter().any(|need| sent.carries(&need.scheme));
     let requirement = match security {
@@ -78,47 +146,46 @@ pub async fn authenticate_optional<A: Authenticator>(
         [only] if !only.0.is_empty() => Some(only),
         _ => security.iter().find(complete).or_else(|| security.iter().find(partial)),
     };
-    let requirement = match requirement {
-        Some(requirement) => requirement,
-        None if security.iter().any(|r| r.0.is_empty()) => return Ok(None),
+    match requirement {
+        Some(requirement) => Some(requirement),
+        None if security.iter().any(|r| r.0.is_empty()) => None,
         // The first way, whose reading says what is missing.
-        None => match security.first() {
-            Some(first) => first,
-            None => return Ok(None),
-        },
-    };
-    let rejection = |status, problem, challenge: Option<Challenge>| match challenge {
-        Some(challenge) => Rejection::challenging(status, problem, challenge),
-        None => Rejection::new(status, problem),
-    };
-    let mut principal = None;
-    for need in requirement.0 {
-        let credential = sent
-            .read(&need.scheme, need.scopes)
-            .map_err(|reason| rejection(401, Problem::new("unauthorized", reason), Some(Challenge::Missing)))?;
-        let this = authenticator
-            .authenticate(credential)
-            .await
-            .map_err(|error| match error {
-                AuthError::InvalidKey => rejection(
-                    401,
-                    Problem::new("unauthorized", invalid(&need.scheme)),
-                    Some(Challenge::InvalidToken(need.scheme)),
-                ),
-                AuthError::InsufficientScope => rejection(
-                    403,
-                    Problem::new(
-                        "insufficient_scope",
-                        format!("this operation needs the scopes {}", need.scopes.join(", ")),
-                    ),
-                    Some(Challenge::InsufficientScope(need.scopes)),
-                ),
-                AuthError::Unavailable(problem) => rejection(503, problem, None),
-                AuthError::Internal(problem) => rejection(500, problem, None),
-            })?;
-        principal.get_or_insert(this);
+        None => security.first(),
     }
-    Ok(principal)
+}
+
+/// What the request carries that a credential may be read from.
+fn sent(request: &dropshot::RequestInfo) -> Sent<'_> {
+    Sent {
+        headers: request.headers(),
+        uri: request.uri(),
+    }
+}
+
+/// A credential the chosen requirement needs is not in the request.
+fn missing(reason: String) -> Rejection {
+    Rejection::challenging(401, Problem::new("unauthorized", reason), Challenge::Missing)
+}
+
+/// The answer to a credential the authenticator did not accept.
+fn refused(need: &Need, error: AuthError) -> Rejection {
+    match error {
+        AuthError::InvalidKey => Rejection::challenging(
+            401,
+            Problem::new("unauthorized", invalid(&need.scheme)),
+            Challenge::InvalidToken(need.scheme),
+        ),
+        AuthError::InsufficientScope => Rejection::challenging(
+            403,
+            Problem::new(
+                "insufficient_scope",
+                format!("this operation needs the scopes {}", need.scopes.join(", ")),
+            ),
+            Challenge::InsufficientScope(need.scopes),
+        ),
+        AuthError::Unavailable(problem) => Rejection::new(503, problem),
+        AuthError::Internal(problem) => Rejection::new(500, problem),
+    }
 }
 
 fn invalid(scheme: &Scheme) -> &'static str {

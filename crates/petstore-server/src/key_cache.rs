@@ -104,7 +104,8 @@ impl KeyCache {
         Ok(loaded)
     }
 
-    fn kept(&self, seen: KeysVersion) -> Option<Arc<KnownKeys>> {
+    /// The kept set, if it is as of `seen` or later.
+    pub fn kept(&self, seen: KeysVersion) -> Option<Arc<KnownKeys>> {
         let kept = self.keys.read().expect("not poisoned");
         kept.as_ref().filter(|keys| keys.keys_version >= seen).cloned()
     }
