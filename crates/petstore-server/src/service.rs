@@ -186,16 +186,24 @@ impl<S: Storage> Authenticator for Service<S> {
     /// The check of nearly every request: the versions read from SQLite's
     /// shared memory and the active keys kept, so nothing to wait for.
     fn authenticate_now(&self, credential: &Credential<'_>) -> Option<Result<Caller, AuthError>> {
+        // A token that is not a key is refused before anything is read,
+        // as `authenticate` does (storage down or not).
+        let Some((id, secret)) = key_of(credential) else {
+            return Some(Err(AuthError::InvalidKey));
+        };
         let versions = match self.storage.versions_now()? {
             Ok(versions) => versions,
             // Said by the full check, with its problem.
             Err(_) => return None,
         };
         let active = self.keys.kept(versions.keys)?;
-        Some(self.check(credential, versions, &active))
+        Some(self.check(id, secret, versions, &active))
     }
 
     async fn authenticate(&self, credential: Credential<'_>) -> Result<Caller, AuthError> {
+        let Some((id, secret)) = key_of(&credential) else {
+            return Err(AuthError::InvalidKey);
+        };
         let unavailable = |error| match self.storage_problem("authenticate", error) {
             ServerProblem::Unavailable(p) => AuthError::Unavailable(p),
             ServerProblem::Internal(p) => AuthError::Internal(p),
@@ -212,17 +220,19 @@ impl<S: Storage> Authenticator for Service<S> {
             .active(versions.keys, || self.storage.active_api_keys())
             .await
             .map_err(unavailable)?;
-        self.check(&credential, versions, &active)
+        self.check(id, secret, versions, &active)
     }
+}
+
+/// The key's id and secret: both versions' specs take the key as a bearer
+/// token only.
+fn key_of<'a>(credential: &'a Credential<'_>) -> Option<(i64, &'a str)> {
+    credential.token().and_then(keys::parse_key)
 }
 
 impl<S: Storage> Service<S> {
     /// The key check itself, against the active keys as of `versions`.
-    fn check(&self, credential: &Credential<'_>, versions: Versions, active: &KnownKeys) -> Result<Caller, AuthError> {
-        // Both versions' specs take the key as a bearer token only.
-        let Some((id, secret)) = credential.token().and_then(keys::parse_key) else {
-            return Err(AuthError::InvalidKey);
-        };
+    fn check(&self, id: i64, secret: &str, versions: Versions, active: &KnownKeys) -> Result<Caller, AuthError> {
         // An unknown or revoked id is compared against a hash no secret has,
         // so that it takes the same work as a wrong secret for a known id.
         let key = active.get(id);

@@ -74,6 +74,10 @@ async fn a_database_file_deleted_while_serving_gets_503_and_is_not_recreated() {
     assert!(body.contains("service_unavailable"), "{body}");
     let (status, body) = http(&format!("{}/store/orders", server.base_url), "GET", Some(&key));
     assert_eq!(status, 503, "no answers from an unlinked file: {body}");
+    // A token that is not a key is refused for what it is before storage
+    // is read (`authenticate_now` and `authenticate` alike): 401, not 503.
+    let (status, body) = http(&format!("{}/store/orders", server.base_url), "GET", Some("not-a-key"));
+    assert_eq!(status, 401, "{body}");
     assert!(
         server.logged("was deleted while the service was running"),
         "{}",
