@@ -81,48 +81,34 @@ impl OrderListCache {
             crate::metrics::service().list_hit.inc();
             return Ok(body);
         }
-        // Boxed: the rebuild's future (the wait, the read) is most of this
-        // one's size, and every request's future is moved whole when it
-        // starts; a hit should not carry it.
-        Box::pin(self.rebuilt(seen, cancelled_since, load)).await
-    }
-
-    /// The body for `seen` when the cached one is older: patched or read
-    /// again, one rebuild at a time.
-    async fn rebuilt<P, PFut, F, Fut>(
-        &self,
-        seen: OrdersVersion,
-        cancelled_since: P,
-        load: F,
-    ) -> Result<OrderListBody, ListError>
-    where
-        P: FnOnce(OrdersVersion, OrdersVersion) -> PFut,
-        PFut: Future<Output = Option<(OrdersVersion, Vec<i64>)>>,
-        F: FnOnce(usize) -> Fut,
-        Fut: Future<Output = Result<(OrdersVersion, OrderList), StorageError>>,
-    {
-        let metrics = crate::metrics::service();
-        let _rebuilding = tokio::time::timeout(REBUILD_WAIT, self.rebuild.lock())
-            .await
-            .map_err(|_| ListError::Busy)?;
-        // Another request may have rebuilt it while this one waited.
-        if let Some(body) = self.current_since(seen) {
-            metrics.list_hit.inc();
-            return Ok(body);
-        }
-        let (version, list) = match self.patched(seen, cancelled_since).await {
-            Some(patched) => {
-                metrics.list_patched.inc();
-                patched
+        // The rebuild, one at a time. Boxed: its future (the wait, the
+        // read) is most of this one's size, and every request's future is
+        // moved whole when it starts; a hit should not carry it.
+        Box::pin(async move {
+            let metrics = crate::metrics::service();
+            let _rebuilding = tokio::time::timeout(REBUILD_WAIT, self.rebuild.lock())
+                .await
+                .map_err(|_| ListError::Busy)?;
+            // Another request may have rebuilt it while this one waited.
+            if let Some(body) = self.current_since(seen) {
+                metrics.list_hit.inc();
+                return Ok(body);
             }
-            None => {
-                metrics.list_miss.inc();
-                load(self.last_size()).await.map_err(ListError::Storage)?
-            }
-        };
-        let body = list.body();
-        *self.current.lock().expect("not poisoned") = Some(Cached { version, list });
-        Ok(body)
+            let (version, list) = match self.patched(seen, cancelled_since).await {
+                Some(patched) => {
+                    metrics.list_patched.inc();
+                    patched
+                }
+                None => {
+                    metrics.list_miss.inc();
+                    load(self.last_size()).await.map_err(ListError::Storage)?
+                }
+            };
+            let body = list.body();
+            *self.current.lock().expect("not poisoned") = Some(Cached { version, list });
+            Ok(body)
+        })
+        .await
     }
 
     fn current_since(&self, seen: OrdersVersion) -> Option<OrderListBody> {
