@@ -25,7 +25,7 @@ use crate::reply::Reply;
 /// that its log line reads the method, target and address where dropshot
 /// keeps them rather than from copies.
 pub struct Answering<'a> {
-    _in_flight: Option<InFlightGuard>,
+    _in_flight: Option<InFlightGuard<'a>>,
     started: Instant,
     cors: Allowed,
     /// dropshot's id for the request and the one it came with.
