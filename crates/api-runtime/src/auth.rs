@@ -41,8 +41,7 @@ pub trait Authenticator: Send + Sync + 'static {
     /// decides how cheaply it is allocated), so a request checked here
     /// should not carry the one that waits. Without it, every check is
     /// `authenticate`'s, in a box of its own.
-    fn authenticate_now(&self, credential: &Credential<'_>) -> Option<Result<Self::Principal, AuthError>> {
-        let _ = credential;
+    fn authenticate_now(&self, _credential: &Credential<'_>) -> Option<Result<Self::Principal, AuthError>> {
         None
     }
 
