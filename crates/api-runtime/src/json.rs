@@ -49,6 +49,16 @@ impl<T: Serialize> Json<T> {
             Repr::Serialized(bytes) => Ok(bytes.clone()),
         }
     }
+
+    /// The body's bytes, taken (serializing a value now): no second
+    /// reference to serialized bytes, which every request that sends them
+    /// would count up and down on memory the other threads' requests share.
+    pub fn into_bytes(self) -> Result<Bytes, serde_json::Error> {
+        match self.repr {
+            Repr::Value(value) => Ok(serde_json::to_vec(&value)?.into()),
+            Repr::Serialized(bytes) => Ok(bytes),
+        }
+    }
 }
 
 impl<T> Json<T> {
@@ -332,6 +342,7 @@ mod tests {
         let value = Json::from(items());
         let serialized = Json::serialized(&items()).unwrap();
         assert_eq!(value.to_bytes().unwrap(), serialized.to_bytes().unwrap());
+        assert_eq!(serialized.clone().into_bytes().unwrap(), serialized.to_bytes().unwrap());
         assert_eq!(serialized.serialized_len(), Some(serialized.to_bytes().unwrap().len()));
         assert_eq!(value.serialized_len(), None);
     }

@@ -117,7 +117,7 @@ impl<C: Contract> Reply<C> {
 
     /// A success response with a JSON body.
     pub fn json<T: Serialize>(status: u16, media_type: &'static str, body: Json<T>) -> Self {
-        match body.to_bytes() {
+        match body.into_bytes() {
             Ok(bytes) => Self::content(status, media_type, bytes),
             Err(e) => Self::internal(format!("serializing the response body: {e}")),
         }

@@ -27,7 +27,7 @@ use crate::reply::Reply;
 pub struct Answering<'a> {
     _in_flight: Option<InFlightGuard<'a>>,
     started: Instant,
-    cors: Allowed,
+    cors: Allowed<'a>,
     /// dropshot's id for the request and the one it came with.
     ids: Arc<RequestIds>,
     request: &'a RequestInfo,
