@@ -58,6 +58,7 @@ pub mod routing;
 pub mod schema;
 pub(crate) mod schema_walk;
 pub mod serving;
+pub(crate) mod shards;
 pub mod streams;
 pub mod upgrade;
 pub mod values;

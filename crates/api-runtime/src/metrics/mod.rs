@@ -17,6 +17,7 @@
 //! (hidden from the documents, without a key, like the probes).
 
 pub(crate) mod series;
+mod sharded;
 
 pub use series::OperationSeries;
 use series::Series;
@@ -28,10 +29,10 @@ use std::time::Duration;
 use dropshot::{ApiDescription, ApiEndpoint, ApiEndpointVersions, Body, HttpError, RequestContext, ServerContext};
 use http::{Method, Response, StatusCode};
 use prometheus_client::encoding::EncodeLabelSet;
-use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::{Family, MetricConstructor};
-use prometheus_client::metrics::histogram::Histogram;
 use prometheus_client::registry::Registry;
+pub use sharded::ShardedCounter;
+use sharded::ShardedHistogram;
 
 use crate::contract::Operation;
 use crate::not_allowed::ApiDescriptionError;
@@ -58,17 +59,17 @@ struct RequestLabels {
 #[derive(Clone, Copy)]
 struct LatencyBuckets;
 
-impl MetricConstructor<Histogram> for LatencyBuckets {
-    fn new_metric(&self) -> Histogram {
-        Histogram::new([
+impl MetricConstructor<ShardedHistogram> for LatencyBuckets {
+    fn new_metric(&self) -> ShardedHistogram {
+        ShardedHistogram::new(&[
             0.000_25, 0.000_5, 0.001, 0.002_5, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0,
         ])
     }
 }
 
 struct RequestMetrics {
-    requests: Family<RequestLabels, Counter>,
-    latency: Family<OperationLabels, Histogram, LatencyBuckets>,
+    requests: Family<RequestLabels, ShardedCounter>,
+    latency: Family<OperationLabels, ShardedHistogram, LatencyBuckets>,
 }
 
 fn request_metrics() -> &'static RequestMetrics {
@@ -140,7 +141,7 @@ impl Series {
         })
     }
 
-    fn requests(&self, operation: &'static Operation, class: usize) -> &Counter {
+    fn requests(&self, operation: &'static Operation, class: usize) -> &ShardedCounter {
         self.requests[class].get_or_init(|| {
             request_metrics()
                 .requests
@@ -161,7 +162,7 @@ pub fn observe(operation: &'static Operation, status: StatusCode, elapsed: Durat
         return;
     }
     let series = Series::of(operation);
-    series.latency.observe(elapsed.as_secs_f64());
+    series.latency.observe(elapsed);
     series.requests(operation, status_class(status)).inc();
 }
 

@@ -4,8 +4,7 @@
 
 use std::sync::OnceLock;
 
-use prometheus_client::metrics::counter::Counter;
-use prometheus_client::metrics::histogram::Histogram;
+use super::sharded::{ShardedCounter, ShardedHistogram};
 
 /// An operation's series, resolved at its first use: recording a request
 /// is then a histogram observation and an atomic add, with no lookup by
@@ -13,10 +12,10 @@ use prometheus_client::metrics::histogram::Histogram;
 pub struct OperationSeries(pub(super) OnceLock<Series>);
 
 pub(super) struct Series {
-    pub(super) latency: Histogram,
+    pub(super) latency: ShardedHistogram,
     /// By status class, `1xx` to `5xx`: each series appears at its class's
     /// first request (`2xx` at `declare`).
-    pub(super) requests: [OnceLock<Counter>; 5],
+    pub(super) requests: [OnceLock<ShardedCounter>; 5],
 }
 
 impl OperationSeries {

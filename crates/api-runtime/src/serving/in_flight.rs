@@ -14,29 +14,22 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use tokio::sync::Notify;
 
-/// Shards of the count: each thread counts in one of its own, so that two
-/// threads answering requests do not pass one cache line back and forth
-/// for every request (measured: the shared counter cost a cached request
-/// more than its instructions say, with two workers against one).
-const SHARDS: usize = 16;
+use crate::shards::{self, Padded, SHARDS};
 
 #[derive(Clone, Default)]
 pub struct InFlight(Arc<Counter>);
 
+/// Counted in shards (`crate::shards`): measured, one shared counter cost
+/// a cached request more than its instructions say, with two workers
+/// against one.
 #[derive(Default)]
 struct Counter {
-    shards: [Shard; SHARDS],
+    shards: [Padded<AtomicUsize>; SHARDS],
     /// Set by [`InFlight::drained`] before it counts: from then on, every
     /// request that ends wakes it to count again.
     draining: AtomicBool,
     drained: Notify,
 }
-
-/// One shard, alone on its cache lines (128 bytes: the pair of lines an
-/// x86 core fetches together).
-#[derive(Default)]
-#[repr(align(128))]
-struct Shard(AtomicUsize);
 
 /// One request being answered; counted until dropped, in the shard it
 /// entered (so that no shard ever reads below the requests it holds, and
@@ -53,14 +46,6 @@ impl std::fmt::Debug for Counter {
     }
 }
 
-thread_local! {
-    /// This thread's shard, given in turn as threads first count.
-    static SHARD: usize = {
-        static NEXT: AtomicUsize = AtomicUsize::new(0);
-        NEXT.fetch_add(1, Ordering::Relaxed) % SHARDS
-    };
-}
-
 impl Counter {
     fn count(&self) -> usize {
         self.shards.iter().map(|shard| shard.0.load(Ordering::SeqCst)).sum()
@@ -72,7 +57,7 @@ impl InFlight {
     /// that `cargo xtask bench` can count it (a call's few instructions).
     #[inline(never)]
     pub fn enter(&self) -> InFlightGuard<'_> {
-        let shard = SHARD.with(|shard| *shard);
+        let shard = shards::this_thread();
         self.0.shards[shard].0.fetch_add(1, Ordering::SeqCst);
         InFlightGuard {
             counter: &self.0,
