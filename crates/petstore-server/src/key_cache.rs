@@ -19,14 +19,16 @@
 //! matched it (`verified_keys.rs`), which a new set starts without.
 
 use std::future::Future;
-use std::sync::{Arc, RwLock};
+use std::sync::Arc;
 
+use crate::read_mostly::ReadMostly;
 use crate::storage::{ActiveKeys, KeysVersion, Result};
 use crate::verified_keys::Verified;
 
 #[derive(Default)]
 pub struct KeyCache {
-    keys: RwLock<Option<Arc<KnownKeys>>>,
+    /// Read by every request: see `read_mostly`.
+    keys: ReadMostly<KnownKeys>,
     /// One reload at a time: requests that see a new version together
     /// share the reload.
     reloading: tokio::sync::Mutex<()>,
@@ -93,21 +95,28 @@ impl KeyCache {
             return Ok(keys);
         }
         let loaded = Arc::new(KnownKeys::from(load().await?));
-        let mut kept = self.keys.write().expect("not poisoned");
-        // Never replace a newer reading with an older one.
-        if kept
-            .as_ref()
-            .is_none_or(|keys| keys.keys_version <= loaded.keys_version)
-        {
-            *kept = Some(loaded.clone());
-        }
+        self.keys.replace(|kept| {
+            // Never replace a newer reading with an older one.
+            if kept
+                .as_ref()
+                .is_none_or(|keys| keys.keys_version <= loaded.keys_version)
+            {
+                *kept = Some(loaded.clone());
+            }
+        });
         Ok(loaded)
     }
 
     /// The kept set, if it is as of `seen` or later.
     pub fn kept(&self, seen: KeysVersion) -> Option<Arc<KnownKeys>> {
-        let kept = self.keys.read().expect("not poisoned");
-        kept.as_ref().filter(|keys| keys.keys_version >= seen).cloned()
+        self.keys.get().filter(|keys| keys.keys_version >= seen)
+    }
+
+    /// `check` of the kept set, if it is as of `seen` or later: what every
+    /// request asks, so without sharing the set (see `read_mostly`).
+    pub fn with_kept<R>(&self, seen: KeysVersion, check: impl FnOnce(&KnownKeys) -> R) -> Option<R> {
+        self.keys
+            .read(|kept| kept.filter(|keys| keys.keys_version >= seen).map(check))
     }
 }
 

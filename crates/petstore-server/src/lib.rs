@@ -22,6 +22,7 @@ pub mod metrics;
 pub mod order_list;
 pub mod page_cache;
 pub mod page_cursor;
+pub mod read_mostly;
 pub mod server;
 pub mod service;
 pub mod service_v2;

@@ -196,8 +196,8 @@ impl<S: Storage> Authenticator for Service<S> {
             // Said by the full check, with its problem.
             Err(_) => return None,
         };
-        let active = self.keys.kept(versions.keys)?;
-        Some(self.check(id, secret, versions, &active))
+        self.keys
+            .with_kept(versions.keys, |active| self.check(id, secret, versions, active))
     }
 
     async fn authenticate(&self, credential: Credential<'_>) -> Result<Caller, AuthError> {
