@@ -72,12 +72,13 @@ impl<'a> Answering<'a> {
     /// the CORS headers, names the request's ids in a 5xx's body, and
     /// writes the request's log line.
     pub fn finish<C: Contract>(self, operation: &'static Operation, mut reply: Reply<C>) -> Reply<C> {
-        // One clock read for both the metrics and the line.
+        // One clock read for the metrics, the line's latency and its time.
         if crate::metrics::enabled() || self.lines.is_some() {
-            let elapsed = self.started.elapsed();
+            let now = Instant::now();
+            let elapsed = now.saturating_duration_since(self.started);
             crate::metrics::observe(operation, reply.status(), elapsed);
             if let Some(lines) = self.lines {
-                lines.write(self.request, elapsed, &self.ids, reply.status().as_u16());
+                lines.write(self.request, now, elapsed, &self.ids, reply.status().as_u16());
             }
         }
         if let Some(body) = reply.server_error_body_mut()

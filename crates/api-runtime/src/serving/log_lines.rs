@@ -12,13 +12,12 @@
 //! thread, numbers with `itoa`, and the line lands in a reused buffer
 //! that [`super::log_writer`] writes in batches.
 
-use std::cell::RefCell;
 use std::fmt;
 use std::io::Write as _;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use slog::{KV, Key, OwnedKVList, Record};
 
+use super::log_time::timestamp;
 use super::request_ids;
 
 /// How log records are written.
@@ -79,37 +78,6 @@ pub(super) fn format_dropped(format: LogFormat, dropped: u64, line: &mut Vec<u8>
         &OwnedKVList::from(slog::o!()),
         line,
     );
-}
-
-thread_local! {
-    /// The second last formatted on this thread, and its text up to the
-    /// dot: `2026-11-27T22:56:36.`.
-    static SECOND: RefCell<(u64, Vec<u8>)> = const { RefCell::new((u64::MAX, Vec::new())) };
-}
-
-/// Now in UTC, RFC 3339 with milliseconds: `2026-11-27T22:56:36.123Z`.
-pub(super) fn timestamp(line: &mut Vec<u8>) {
-    let now = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default();
-    let seconds = now.as_secs();
-    SECOND.with_borrow_mut(|(second, text)| {
-        if *second != seconds {
-            text.clear();
-            let time = i64::try_from(seconds)
-                .ok()
-                .and_then(|s| chrono::DateTime::from_timestamp(s, 0))
-                .unwrap_or_default();
-            let _ = write!(text, "{}.", time.format("%Y-%m-%dT%H:%M:%S"));
-            *second = seconds;
-        }
-        line.extend_from_slice(text);
-    });
-    let millis = now.subsec_millis();
-    line.extend_from_slice(&[
-        b'0' + (millis / 100) as u8,
-        b'0' + (millis / 10 % 10) as u8,
-        b'0' + (millis % 10) as u8,
-        b'Z',
-    ]);
 }
 
 /// `arguments` as text: without formatting when they are a plain string.
@@ -353,20 +321,5 @@ mod tests {
         assert_eq!(record["uri"], "/v1/store/orders?a=\"b\"");
         assert_eq!(record["remote_addr"], "127.0.0.1:41000");
         assert_eq!(record["local_addr"], "127.0.0.1:8080");
-    }
-
-    #[test]
-    fn the_time_is_utc_with_milliseconds() {
-        let mut text = Vec::new();
-        timestamp(&mut text);
-        timestamp(&mut text);
-        let text = String::from_utf8(text).unwrap();
-        let (first, second) = text.split_at(text.len() / 2);
-        for time in [first, second] {
-            assert_eq!(time.len(), "2026-11-27T22:56:36.123Z".len(), "{time}");
-            let parsed = chrono::DateTime::parse_from_rfc3339(time).unwrap();
-            let off = (chrono::Utc::now() - parsed.to_utc()).num_seconds().abs();
-            assert!(off < 5, "{time}");
-        }
     }
 }

@@ -9,7 +9,7 @@
 //! - [`probes`]: `/healthz` and `/readyz`; [`cors`]: cross-origin
 //!   requests from browsers (`--cors-origin`);
 //! - [`logging`]: stderr, as text or JSON, the level filter first;
-//!   [`log_lines`] formats a record, [`log_writer`] writes lines in
+//!   [`log_lines`] formats a record, [`log_time`] its time, [`log_writer`] writes lines in
 //!   batches on a thread of its own, [`request_lines`] are the lines the
 //!   generated layer writes for its requests;
 //! - [`shutdown`]: the signals and a shutdown bounded by a deadline,
@@ -24,6 +24,7 @@ pub mod connection_reaper;
 pub mod cors;
 pub mod in_flight;
 pub mod log_lines;
+pub mod log_time;
 pub mod log_writer;
 pub mod logging;
 pub mod options;

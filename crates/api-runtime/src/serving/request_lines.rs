@@ -21,11 +21,12 @@ use std::cell::Cell;
 use std::io::Write as _;
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use dropshot::RequestInfo;
 
-use super::log_lines::{LogFormat, json_string, timestamp};
+use super::log_lines::{LogFormat, json_string};
+use super::log_time::{timestamp_of, wall_time_at};
 use super::log_writer::{BatchedStderr, Shared};
 use super::request_ids::RequestIds;
 
@@ -58,9 +59,11 @@ impl RequestLines {
         }
     }
 
-    /// Writes the line of `request`, answered with `status` in `elapsed`.
-    pub(super) fn write(&self, request: &RequestInfo, elapsed: Duration, ids: &RequestIds, status: u16) {
+    /// Writes the line of `request`, answered with `status` in `elapsed`,
+    /// at `now` (the moment `elapsed` was measured to).
+    pub(super) fn write(&self, request: &RequestInfo, now: Instant, elapsed: Duration, ids: &RequestIds, status: u16) {
         let line = RequestLine {
+            time: wall_time_at(now),
             status,
             latency_us: u64::try_from(elapsed.as_micros()).unwrap_or(u64::MAX),
             uri: request.uri(),
@@ -77,6 +80,8 @@ impl RequestLines {
 
 /// A request the generated layer answered, for its line.
 struct RequestLine<'a> {
+    /// The wall clock's time when it was answered, since the Unix epoch.
+    time: Duration,
     status: u16,
     latency_us: u64,
     uri: &'a http::Uri,
@@ -94,7 +99,7 @@ fn format_request(format: LogFormat, request: &RequestLine<'_>, line: &mut Vec<u
     let (status, latency) = (status.format(request.status), latency.format(request.latency_us));
     match format {
         LogFormat::Text => {
-            timestamp(line);
+            timestamp_of(line, request.time);
             line.extend_from_slice(b" INFO request completed, latency_us: ");
             line.extend_from_slice(latency.as_bytes());
             line.extend_from_slice(b", response_code: ");
@@ -114,7 +119,7 @@ fn format_request(format: LogFormat, request: &RequestLine<'_>, line: &mut Vec<u
         }
         LogFormat::Json => {
             line.extend_from_slice(b"{\"msg\":\"request completed\",\"level\":\"INFO\",\"ts\":\"");
-            timestamp(line);
+            timestamp_of(line, request.time);
             line.extend_from_slice(b"\",\"latency_us\":");
             line.extend_from_slice(latency.as_bytes());
             line.extend_from_slice(b",\"response_code\":");
@@ -201,6 +206,9 @@ mod tests {
     fn both_lines(format: LogFormat, uri: &str, remote: SocketAddr) -> (String, String) {
         let uri: http::Uri = uri.parse().unwrap();
         let request = RequestLine {
+            time: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap(),
             status: 404,
             latency_us: 1234,
             uri: &uri,
@@ -266,6 +274,9 @@ mod tests {
     fn an_incoming_id_follows_dropshots_own() {
         let uri: http::Uri = "/v1/orders".parse().unwrap();
         let request = RequestLine {
+            time: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap(),
             status: 200,
             latency_us: 7,
             uri: &uri,
